@@ -1,0 +1,1 @@
+"""Checks: pure functions of an entry and the resolved outcomes, returning findings."""

@@ -1,0 +1,45 @@
+"""The finding codes of CONTRACT.md (and curator's additions) with their default severity.
+
+A code is a stable public name. Severities may be overridden by configuration; codes never
+change silently. Every check must emit only codes listed here (a test enforces it).
+"""
+
+from __future__ import annotations
+
+from curator.model import Severity
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+#: code -> (default severity, one-line meaning). Order is the README's table order.
+CODES: dict[str, tuple[Severity, str]] = {
+    "arxiv-bad-id": (E, "not a valid arXiv identifier"),
+    "arxiv-not-found": (E, "arXiv has no such paper"),
+    "arxiv-withdrawn": (E, "the latest version is a withdrawal"),
+    "arxiv-title-mismatch": (E, "the entry's title is not the paper's title"),
+    "arxiv-date-mismatch": (W, "the entry's date is not the v1 submission date"),
+    "arxiv-unverified": (W, "arXiv could not be asked (outage, rate limit, timeout)"),
+    "repo-not-found": (E, "no such repository (404, or 451/disabled)"),
+    "repo-moved": (W, "renamed or transferred; suggestion holds the new URL"),
+    "repo-archived": (W, "archived (read-only)"),
+    "repo-no-license": (W, "no licence detected"),
+    "repo-unrecognised-license": (I, "a licence file GitHub cannot classify (NOASSERTION)"),
+    "repo-stale": (W, "no push for longer than the rules allow"),
+    "repo-few-stars": (I, "fewer stars than the rules' optional minimum"),
+    "repo-unverified": (W, "GitHub could not be asked"),
+    "link-broken": (E, "404/410, DNS failure, TLS failure"),
+    "link-redirect": (I, "permanent redirect; suggestion holds the target"),
+    "link-unverified": (W, "timeout, 429, 5xx"),
+    "link-blocked": (E, "target is a private/loopback/metadata address or a refused scheme"),
+    "entry-invalid": (E, "schema violation in the catalogue"),
+    "entry-duplicate": (E, "same subject twice"),
+    "scope-exclude": (E, "the scope rules exclude the paper; evidence quotes why"),
+    "scope-hold": (W, "metadata missing or unverifiable, so no scope decision"),
+    "scope-review": (W, "passes the entry gate but matches an exclusion signal"),
+}
+
+
+def severity_of(code: str, overrides: dict[str, Severity] | None = None) -> Severity:
+    """The severity for `code`, configuration first; KeyError for an unknown code."""
+    if overrides and code in overrides:
+        return overrides[code]
+    return CODES[code][0]

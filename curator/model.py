@@ -1,0 +1,210 @@
+"""The values that flow through the pipeline: entries, metadata outcomes, findings, report.
+
+Everything here is frozen and free of I/O, so each stage is a pure function of the last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Severity(StrEnum):
+    """How bad a finding is; ordered by `rank`."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """Higher is worse: error 3, warning 2, info 1."""
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+class Verdict(StrEnum):
+    """Scope decision for one entry."""
+
+    INCLUDE = "include"
+    EXCLUDE = "exclude"
+    HOLD = "hold"
+    REVIEW = "review"
+
+
+class Kind(StrEnum):
+    """What an entry is."""
+
+    PAPER = "paper"
+    PROJECT = "project"
+    LINK = "link"
+
+
+class Service(StrEnum):
+    """A service a subject is verified through; also the names of `--skip` values."""
+
+    ARXIV = "arxiv"
+    GITHUB = "github"
+    WEB = "web"
+    SCOPE = "scope"
+
+
+@dataclass(frozen=True, order=True)
+class Source:
+    """Where an entry was read: file path (as given, POSIX) and 1-based line."""
+
+    file: str
+    line: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of CONTRACT.md."""
+        return {"file": self.file, "line": self.line}
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link of an entry: its role (paper, code, repo, website, url) and normalised subject."""
+
+    role: str
+    url: str
+    subject: str
+    service: Service
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One item of the catalogue: a paper or a project, with where it was read.
+
+    `subject` is CONTRACT.md's normalised subject of the entry's main identity (arXiv ID,
+    repository or URL). `links` holds every link the entry carries, the main one included.
+    `fields` keeps the raw values as read, for renderers and the scope engine.
+    """
+
+    subject: str
+    kind: Kind
+    source: Source
+    title: str = ""
+    date: str = ""
+    section: str = ""
+    tags: tuple[str, ...] = ()
+    links: tuple[Link, ...] = ()
+    summary: str = ""
+    summary_zh: str = ""
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def subjects(self) -> tuple[str, ...]:
+        """Every subject this entry needs verified, main subject first, no repeats."""
+        seen: dict[str, None] = {self.subject: None}
+        for link in self.links:
+            seen.setdefault(link.subject, None)
+        return tuple(seen)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing wrong (or worth knowing) about one subject of one entry."""
+
+    code: str
+    severity: Severity
+    subject: str
+    source: Source
+    message: str
+    evidence: str = ""
+    suggestion: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of CONTRACT.md."""
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "subject": self.subject,
+            "source": self.source.as_dict(),
+            "message": self.message,
+            "evidence": self.evidence,
+            "suggestion": self.suggestion,
+        }
+
+
+@dataclass(frozen=True)
+class RequestCounts:
+    """HTTP requests really sent in one run, by service, plus cache hits."""
+
+    arxiv: int = 0
+    github_graphql: int = 0
+    github_rest: int = 0
+    web: int = 0
+    cache_hits: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        """The JSON shape of CONTRACT.md."""
+        return {
+            "arxiv": self.arxiv,
+            "github_graphql": self.github_graphql,
+            "github_rest": self.github_rest,
+            "web": self.web,
+            "cache_hits": self.cache_hits,
+        }
+
+    @property
+    def total(self) -> int:
+        """Requests sent over the network (cache hits excluded)."""
+        return self.arxiv + self.github_graphql + self.github_rest + self.web
+
+
+@dataclass(frozen=True)
+class EntryResult:
+    """An entry with what was learned about it: merged metadata and the scope verdict."""
+
+    entry: Entry
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    verdict: Verdict | None = None
+    scope: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of CONTRACT.md (plus `title`, `date` and `scope` detail)."""
+        out: dict[str, Any] = {
+            "subject": self.entry.subject,
+            "kind": self.entry.kind.value,
+            "title": self.entry.title,
+            "date": self.entry.date,
+            "source": self.entry.source.as_dict(),
+            "metadata": dict(self.metadata),
+            "verdict": self.verdict.value if self.verdict else None,
+        }
+        if self.scope:
+            out["scope"] = dict(self.scope)
+        return out
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything one run learned, ready for any renderer."""
+
+    entries: tuple[EntryResult, ...]
+    findings: tuple[Finding, ...]
+    requests: RequestCounts = field(default_factory=RequestCounts)
+    notes: tuple[str, ...] = ()
+    elapsed: float = 0.0
+
+    def count(self, severity: Severity) -> int:
+        """How many findings have this severity."""
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    def worst(self) -> Severity | None:
+        """The worst severity present, or None when there are no findings."""
+        if not self.findings:
+            return None
+        return max((f.severity for f in self.findings), key=lambda s: s.rank)
+
+    def summary(self) -> dict[str, int]:
+        """The JSON `summary` object of CONTRACT.md."""
+        return {
+            "entries": len(self.entries),
+            "errors": self.count(Severity.ERROR),
+            "warnings": self.count(Severity.WARNING),
+            "infos": self.count(Severity.INFO),
+        }

@@ -1,0 +1,178 @@
+"""Normalisation of arXiv IDs, GitHub URLs and other links into CONTRACT.md subjects.
+
+Pure functions: no network. A subject is `arxiv:<id without version>`,
+`github:<owner>/<repo>` (lower-case) or the absolute URL of any other link.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+# New style since 2007-04: YYMM.NNNN (to 2014-12) or YYMM.NNNNN (from 2015-01), optional vN.
+_NEW_ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5})(?:v(?P<v>\d+))?$")
+# Old style: archive(.SUBJ)?/YYMMNNN, e.g. hep-th/9901001, math.GT/0309136, cs/0112017v2.
+_OLD_ID = re.compile(r"^(?P<id>(?P<arch>[a-z][a-z-]*)(?:\.[A-Z]{2})?/\d{7})(?:v(?P<v>\d+))?$")
+_ARXIV_HOSTS = {"arxiv.org", "www.arxiv.org", "export.arxiv.org", "alphaxiv.org"}
+_GITHUB_HOSTS = {"github.com", "www.github.com"}
+_GH_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+_GH_OWNER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
+# First path segments of github.com that are not owners.
+_GH_RESERVED = {
+    "orgs", "topics", "features", "marketplace", "sponsors", "settings", "search",
+    "about", "pricing", "collections", "trending", "explore", "login", "apps", "site",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ArxivId:
+    """A parsed arXiv identifier: `base` without version, `version` or None."""
+
+    base: str
+    version: int | None = None
+
+    @property
+    def subject(self) -> str:
+        """CONTRACT.md subject, e.g. `arxiv:2305.10250`."""
+        return f"arxiv:{self.base}"
+
+    @property
+    def old_style(self) -> bool:
+        """True for pre-2007 identifiers like `hep-th/9901001`."""
+        return "/" in self.base
+
+    def __str__(self) -> str:
+        return self.base if self.version is None else f"{self.base}v{self.version}"
+
+
+def parse_arxiv_id(text: str) -> ArxivId | None:
+    """Parse an arXiv ID in any common spelling: bare, `arXiv:` prefix, abs/pdf/html URL."""
+    raw = text.strip()
+    if not raw:
+        return None
+    if "://" in raw or raw.lower().startswith(("arxiv.org/", "www.arxiv.org/")):
+        return _arxiv_from_url(raw)
+    if raw.lower().startswith("arxiv:"):
+        raw = raw[6:].strip()
+    return _match_id(raw)
+
+
+def _match_id(raw: str) -> ArxivId | None:
+    """Match a bare identifier, with optional version and `.pdf` suffix."""
+    if raw.lower().endswith(".pdf"):
+        raw = raw[:-4]
+    m = _NEW_ID.match(raw)
+    if m and _valid_new_style(m.group("id")):
+        return ArxivId(m.group("id"), _version(m.group("v")))
+    m = _OLD_ID.match(raw)
+    if m:
+        return ArxivId(m.group("id"), _version(m.group("v")))
+    return None
+
+
+def _valid_new_style(base: str) -> bool:
+    """Month 01-12, year from 07; 5-digit numbers only from 1501 on."""
+    yymm, number = base.split(".")
+    yy, mm = int(yymm[:2]), int(yymm[2:])
+    if not 1 <= mm <= 12 or yy < 7:
+        return False
+    return (len(number) == 5) == (int(yymm) >= 1501)
+
+
+def _version(v: str | None) -> int | None:
+    return int(v) if v else None
+
+
+def _arxiv_from_url(url: str) -> ArxivId | None:
+    """Extract the ID from arxiv.org/abs|pdf|html/<id> URLs."""
+    if "://" not in url:
+        url = "https://" + url
+    parts = urlsplit(url)
+    if (parts.hostname or "").lower() not in _ARXIV_HOSTS:
+        return None
+    path = parts.path.strip("/")
+    for prefix in ("abs/", "pdf/", "html/", "format/"):
+        if path.startswith(prefix):
+            return _match_id(path[len(prefix) :])
+    return None
+
+
+def is_arxiv_url(url: str) -> bool:
+    """True when the URL points at arxiv.org (whether or not its ID is valid)."""
+    host = (urlsplit(url if "://" in url else "https://" + url).hostname or "").lower()
+    return host in _ARXIV_HOSTS
+
+
+def github_repo(url: str) -> tuple[str, str] | None:
+    """(owner, repo) as written for a github.com repository URL, else None.
+
+    Accepts `www.`, `http`, `.git`, trailing `/`, and deeper paths (`/tree/main/x`).
+    """
+    text = url.strip()
+    if "://" not in text:
+        if not text.lower().startswith(("github.com/", "www.github.com/")):
+            return None
+        text = "https://" + text
+    parts = urlsplit(text)
+    if parts.scheme.lower() not in {"http", "https"} or parts.username or parts.password:
+        return None
+    if (parts.hostname or "").lower() not in _GITHUB_HOSTS or parts.port not in (None, 443):
+        return None
+    segments = [s for s in parts.path.split("/") if s]
+    if len(segments) < 2:
+        return None
+    owner, repo = segments[0], segments[1]
+    if repo.lower().endswith(".git"):
+        repo = repo[:-4]
+    if owner.lower() in _GH_RESERVED or not _GH_OWNER.match(owner) or not _GH_NAME.match(repo):
+        return None
+    if repo in {".", ".."}:
+        return None
+    return owner, repo
+
+
+def github_subject(url: str) -> str | None:
+    """`github:owner/repo` (lower-case) for a repository URL, else None."""
+    found = github_repo(url)
+    return None if found is None else f"github:{found[0].lower()}/{found[1].lower()}"
+
+
+def is_github_url(url: str) -> bool:
+    """True when the URL's host is github.com (repository or not)."""
+    host = (urlsplit(url if "://" in url else "https://" + url).hostname or "").lower()
+    return host in _GITHUB_HOSTS
+
+
+def url_subject(url: str) -> str:
+    """Normalise any other link: lower-case scheme and host, no fragment, no default port."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    netloc = parts.netloc
+    host = parts.hostname or ""
+    if host:
+        port = parts.port if _safe_port(parts) else None
+        default = (scheme == "http" and port == 80) or (scheme == "https" and port == 443)
+        shown = f"[{host}]" if ":" in host else host
+        userinfo = netloc.rpartition("@")[0]
+        netloc = (userinfo + "@" if userinfo else "") + shown.lower()
+        if port is not None and not default:
+            netloc += f":{port}"
+    path = parts.path or ("/" if host else "")
+    return urlunsplit((scheme, netloc, path, parts.query, ""))
+
+
+def _safe_port(parts: object) -> bool:
+    """urlsplit().port raises on garbage; treat that as no port."""
+    try:
+        return getattr(parts, "port", None) is not None
+    except ValueError:
+        return False
+
+
+def subject_for_url(url: str) -> str:
+    """The subject of any link: arXiv and GitHub repositories first, else the URL."""
+    arxiv_id = parse_arxiv_id(url) if is_arxiv_url(url) else None
+    if arxiv_id is not None:
+        return arxiv_id.subject
+    return github_subject(url) or url_subject(url)

@@ -1,0 +1,183 @@
+"""One frozen Options for a run, built from the command line, the environment and
+`[tool.curator]` in pyproject.toml, in that order of precedence."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from curator.errors import UsageError
+from curator.model import Service, Severity
+
+#: CONTRACT.md environment variables -> Options field.
+ENV_VARS: dict[str, str] = {
+    "GITHUB_TOKEN": "github_token",
+    "GITHUB_API_URL": "github_api_url",
+    "GITHUB_GRAPHQL_URL": "github_graphql_url",
+    "CURATOR_ARXIV_API_URL": "arxiv_api_url",
+    "CURATOR_ARXIV_DELAY": "arxiv_delay",
+    "CURATOR_CACHE": "cache_path",
+    "CURATOR_ALLOW_PRIVATE_HOSTS": "allow_private_hosts",
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every setting of a run. Defaults are the real services and CONTRACT.md's values."""
+
+    paths: tuple[str, ...] = ("data",)
+    root: str = "."
+    github_token: str = field(default="", repr=False)
+    github_api_url: str = "https://api.github.com"
+    github_graphql_url: str = "https://api.github.com/graphql"
+    arxiv_api_url: str = "https://export.arxiv.org/api/query"
+    arxiv_delay: float = 3.0
+    arxiv_batch_size: int = 100
+    cache_path: str = ""
+    allow_private_hosts: bool = False
+    offline: bool = False
+    no_cache: bool = False
+    skip: frozenset[Service] = frozenset()
+    fail_on: str = "error"
+    format: str = "text"
+    output: str = ""
+    changed_since: str = ""
+    rules_dir: str = "rules"
+    date_tolerance_days: int = 7
+    ttl_arxiv: float = 30 * 86400.0
+    ttl_github: float = 86400.0
+    ttl_web: float = 86400.0
+    timeout: float = 20.0
+    service_budget: float = 300.0
+    rate_limit_wait: float = 60.0
+    web_concurrency: int = 8
+    web_per_host: int = 2
+    web_host_spacing: float = 0.2
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+
+    def resolved_cache_path(self) -> Path:
+        """CURATOR_CACHE, else `.curator/cache.sqlite` under the repository root."""
+        if self.cache_path:
+            return Path(self.cache_path)
+        return Path(self.root) / ".curator" / "cache.sqlite"
+
+    def skips(self, service: Service) -> bool:
+        """True when `--skip` names this service."""
+        return service in self.skip
+
+
+def repository_root(start: Path) -> Path:
+    """The git top level containing `start`, else the nearest folder with pyproject.toml."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(start), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+        if out.returncode == 0 and out.stdout.strip():
+            return Path(out.stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        pass
+    for folder in (start, *start.parents):
+        if (folder / "pyproject.toml").is_file():
+            return folder
+    return start
+
+
+def read_pyproject(root: Path) -> dict[str, Any]:
+    """The `[tool.curator]` table of root/pyproject.toml, or {} when there is none."""
+    path = root / "pyproject.toml"
+    if not path.is_file():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: invalid TOML: {exc}") from None
+    table = data.get("tool", {}).get("curator", {})
+    return dict(table) if isinstance(table, dict) else {}
+
+
+def build(cli: Mapping[str, Any], env: Mapping[str, str], root: Path) -> Options:
+    """Options from CLI values (None = not given) over env over [tool.curator]."""
+    values: dict[str, Any] = {"root": str(root)}
+    names = {f.name for f in fields(Options)}
+    for key, raw in read_pyproject(root).items():
+        name = key.replace("-", "_")
+        if name not in names or name in {"root", "github_token"}:
+            raise UsageError(f"pyproject.toml [tool.curator]: unknown setting {key!r}")
+        values[name] = raw
+    for var, name in ENV_VARS.items():
+        if env.get(var, "") != "":
+            values[name] = env[var]
+    values.update({k: v for k, v in cli.items() if v is not None})
+    return replace(Options(), **_coerce(values))
+
+
+def _coerce(values: dict[str, Any]) -> dict[str, Any]:
+    """Turn strings from env/TOML into the field types; UsageError on nonsense."""
+    out = dict(values)
+    floats = ("arxiv_delay", "ttl_arxiv", "ttl_github", "ttl_web", "timeout", "service_budget",
+              "rate_limit_wait", "web_host_spacing")  # fmt: skip
+    ints = ("arxiv_batch_size", "date_tolerance_days", "web_concurrency", "web_per_host")
+    try:
+        for name in floats:
+            if name in out:
+                out[name] = float(out[name])
+                if out[name] < 0:
+                    raise ValueError(f"{name} must not be negative")
+        for name in ints:
+            if name in out:
+                out[name] = int(out[name])
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"bad setting: {exc}") from None
+    if "allow_private_hosts" in out:
+        out["allow_private_hosts"] = str(out["allow_private_hosts"]).lower() in {"1", "true", "yes"}
+    if "skip" in out:
+        out["skip"] = parse_skip(out["skip"])
+    if "severity" in out:
+        out["severity"] = _severities(out["severity"])
+    if "paths" in out:
+        out["paths"] = tuple(str(p) for p in out["paths"])
+    if out.get("fail_on", "error") not in {"error", "warning", "never"}:
+        raise UsageError(f"--fail-on must be error, warning or never, not {out['fail_on']!r}")
+    return out
+
+
+def parse_skip(value: Any) -> frozenset[Service]:
+    """`arxiv,github` (or a list) -> the services; UsageError for an unknown name."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    try:
+        return frozenset(Service(str(s).strip()) for s in items if str(s).strip())
+    except ValueError:
+        allowed = ",".join(s.value for s in Service)
+        raise UsageError(f"--skip takes names from {allowed}, got {value!r}") from None
+
+
+def _severities(value: Any) -> dict[str, Severity]:
+    """`{code: severity}` from configuration, checked against the known codes."""
+    from curator.codes import CODES
+
+    if not isinstance(value, Mapping):
+        raise UsageError("[tool.curator] severity must be a table of code = severity")
+    out: dict[str, Severity] = {}
+    for code, sev in value.items():
+        if code not in CODES:
+            raise UsageError(f"[tool.curator] severity: unknown finding code {code!r}")
+        try:
+            out[code] = Severity(str(sev))
+        except ValueError:
+            raise UsageError(f"[tool.curator] severity: bad severity {sev!r} for {code}") from None
+    return out
+
+
+def from_environment(cli: Mapping[str, Any], cwd: Path | None = None) -> Options:
+    """Options for a CLI run in `cwd` with the process environment."""
+    here = (cwd or Path.cwd()).resolve()
+    return build(cli, os.environ, repository_root(here))

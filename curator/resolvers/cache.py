@@ -1,0 +1,179 @@
+"""The SQLite cache: resolved metadata by service and subject, with ETags and fetch times.
+
+Only answers a service really gave are stored (found, moved). Errors, unverified and
+not-found results never are, so an outage cannot poison later runs. WAL journaling lets two
+runs share one file; a corrupt file is set aside and rebuilt with a warning.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    service TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    value TEXT NOT NULL,
+    etag TEXT NOT NULL DEFAULT '',
+    fetched_at REAL NOT NULL,
+    PRIMARY KEY (service, subject)
+)
+"""
+_VERSION = 1
+
+
+@dataclass(frozen=True)
+class CacheItem:
+    """One stored answer: the metadata, its ETag (may be empty) and when it was fetched."""
+
+    value: dict[str, Any]
+    etag: str
+    fetched_at: float
+
+    def age(self, now: float) -> float:
+        """Seconds since the answer was fetched."""
+        return max(0.0, now - self.fetched_at)
+
+
+class Cache:
+    """A small key-value store over sqlite3. `path=None` is a cache that keeps nothing."""
+
+    def __init__(self, path: Path | None, clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.clock = clock
+        self.warnings: list[str] = []
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        if path is not None:
+            self._db = self._open(path)
+
+    def _open(self, path: Path) -> sqlite3.Connection | None:
+        """Open (or create) the file; a corrupt one is moved aside and rebuilt."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return self._connect(path)
+        except sqlite3.DatabaseError as exc:
+            self.warnings.append(f"cache {path} was unreadable ({exc}); rebuilt it")
+            try:
+                path.replace(path.with_name(path.name + ".corrupt"))
+                for suffix in ("-wal", "-shm"):
+                    Path(str(path) + suffix).unlink(missing_ok=True)
+                return self._connect(path)
+            except (OSError, sqlite3.DatabaseError) as again:
+                self.warnings.append(f"cache disabled: {again}")
+                return None
+        except OSError as exc:
+            self.warnings.append(f"cache disabled: cannot create {path}: {exc.strerror}")
+            return None
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(_SCHEMA)
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, _VERSION):
+            db.execute("DELETE FROM entries")
+        db.execute(f"PRAGMA user_version={_VERSION}")
+        db.execute("SELECT count(*) FROM entries").fetchone()
+        db.commit()
+        return db
+
+    @property
+    def enabled(self) -> bool:
+        """False for --no-cache or when the file could not be opened."""
+        return self._db is not None
+
+    def get(self, service: str, subject: str) -> CacheItem | None:
+        """The stored answer for (service, subject), fresh or not, or None."""
+        if self._db is None:
+            return None
+        with self._lock:
+            try:
+                row = self._db.execute(
+                    "SELECT value, etag, fetched_at FROM entries WHERE service=? AND subject=?",
+                    (service, subject),
+                ).fetchone()
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache read failed: {exc}")
+                return None
+        if row is None:
+            return None
+        try:
+            value = json.loads(row[0])
+        except ValueError:
+            return None
+        return CacheItem(value if isinstance(value, dict) else {}, row[1], row[2])
+
+    def get_many(self, service: str, subjects: list[str]) -> dict[str, CacheItem]:
+        """Stored answers for many subjects at once (one query per 500)."""
+        out: dict[str, CacheItem] = {}
+        if self._db is None:
+            return out
+        for start in range(0, len(subjects), 500):
+            chunk = subjects[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                "SELECT subject, value, etag, fetched_at FROM entries "  # noqa: S608 - marks only
+                f"WHERE service=? AND subject IN ({marks})"
+            )
+            with self._lock:
+                try:
+                    rows = self._db.execute(sql, (service, *chunk)).fetchall()
+                except sqlite3.DatabaseError as exc:
+                    self.warnings.append(f"cache read failed: {exc}")
+                    return out
+            for subject, value, etag, fetched in rows:
+                try:
+                    out[subject] = CacheItem(json.loads(value), etag, fetched)
+                except ValueError:
+                    continue
+        return out
+
+    def put(self, service: str, subject: str, value: dict[str, Any], etag: str = "") -> None:
+        """Store a real answer now. Never call this for errors or unverified results."""
+        self.put_many(service, [(subject, value, etag)])
+
+    def put_many(self, service: str, items: list[tuple[str, dict[str, Any], str]]) -> None:
+        """Store many answers in one transaction."""
+        if self._db is None or not items:
+            return
+        now = self.clock()
+        rows = [(service, s, json.dumps(v, sort_keys=True), e, now) for s, v, e in items]
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.executemany(
+                        "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?)", rows
+                    )
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
+
+    def touch(self, service: str, subject: str) -> None:
+        """Mark a stored answer fresh again (after a 304 Not Modified)."""
+        if self._db is None:
+            return
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute(
+                        "UPDATE entries SET fetched_at=? WHERE service=? AND subject=?",
+                        (self.clock(), service, subject),
+                    )
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._db is not None:
+            with self._lock:
+                self._db.close()
+            self._db = None

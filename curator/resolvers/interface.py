@@ -1,0 +1,96 @@
+"""What a resolver is, and the per-subject outcomes it returns as values.
+
+A resolver never raises for one item: a subject it could not check is `Unverified` with a
+reason, never `NotFound`. Only a broken configuration is fatal.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from curator.model import RequestCounts, Service
+
+
+@dataclass(frozen=True)
+class Found:
+    """The service knows the subject; `meta` is JSON-serialisable metadata."""
+
+    subject: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NotFound:
+    """The service answered, and the subject does not exist (or is gone: 404/410/451)."""
+
+    subject: str
+    reason: str = ""
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The subject resolves elsewhere: renamed repo, permanent redirect. `new_url` is canonical."""
+
+    subject: str
+    new_url: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Unverified:
+    """The service could not be asked or did not answer usably (outage, limit, timeout)."""
+
+    subject: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """Not asked on purpose: the target is refused by the SSRF guard or a scheme rule."""
+
+    subject: str
+    reason: str
+
+
+Outcome = Found | NotFound | Moved | Unverified | Blocked
+
+
+class Counter:
+    """Thread-safe tally of requests really sent, per service, and cache hits."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
+
+    def add(self, name: str, n: int = 1) -> None:
+        """Count `n` requests for `name` (a RequestCounts field name)."""
+        with self._lock:
+            self._counts[name] = self._counts.get(name, 0) + n
+
+    def get(self, name: str) -> int:
+        """The tally for `name`."""
+        with self._lock:
+            return self._counts.get(name, 0)
+
+    def snapshot(self) -> RequestCounts:
+        """The tallies as a frozen RequestCounts."""
+        with self._lock:
+            return RequestCounts(**{k: v for k, v in self._counts.items()})
+
+
+class Resolver(Protocol):
+    """One service. `resolve` takes every subject of a run at once so it can batch."""
+
+    service: Service
+
+    def handles(self, subject: str) -> bool:
+        """True for subjects this resolver verifies."""
+        ...
+
+    def resolve(self, subjects: Sequence[str]) -> dict[str, Outcome]:
+        """An outcome for every subject given (no subject left out)."""
+        ...

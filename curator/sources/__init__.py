@@ -1,0 +1,1 @@
+"""Sources read entries: the YAML catalogue (`data/`) or an awesome-list document."""

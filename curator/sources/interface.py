@@ -1,0 +1,32 @@
+"""What a source is: something that turns a path into entries (and offline findings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from curator.model import Entry, Finding
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Entries read from a path, plus findings that need no network (schema, bad IDs)."""
+
+    entries: tuple[Entry, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    files: tuple[str, ...] = field(default_factory=tuple)
+
+
+class Source(Protocol):
+    """A format of input. Raises curator.errors.InputError for unreadable input only."""
+
+    name: str
+
+    def accepts(self, path: Path) -> bool:
+        """True when this source reads `path`."""
+        ...
+
+    def load(self, path: Path) -> Loaded:
+        """Read every entry of `path` with file and line."""
+        ...
