@@ -1,0 +1,194 @@
+"""The rules of web-link checking (rules/links.yaml): bot walls, guard allow list, ignores.
+
+Loaded once per run with `load_link_rules`; the result goes to the WebResolver and into
+`CheckContext.rules["links"]`. A key left out of the file keeps its default.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+
+from curator.errors import InputError
+from curator.sources.text import read_text
+
+#: Hosts (and their subdomains) that answer robots with 403/429/999 while the page is fine.
+BOT_WALLED = (
+    "doi.org", "acm.org", "openreview.net", "sciencedirect.com", "researchgate.net",
+    "x.com", "twitter.com", "medium.com", "linkedin.com", "ieee.org", "springer.com",
+    "wiley.com", "tandfonline.com", "jstor.org", "reddit.com", "zhihu.com",
+    "scholar.google.com", "semanticscholar.org", "nature.com", "science.org",
+)  # fmt: skip
+#: Domains whose internationalised look-alikes are refused as homographs.
+PROTECTED = ("github.com", "arxiv.org")
+
+_LIST_KEYS = ("bot_walled", "allow", "protected")
+_IGNORE_KEYS = ("hosts", "prefixes", "patterns")
+
+
+@dataclass(frozen=True)
+class LinkRules:
+    """Settings of the web checker; every host match also covers subdomains."""
+
+    bot_walled: tuple[str, ...] = BOT_WALLED
+    allow: tuple[str, ...] = ()
+    protected: tuple[str, ...] = PROTECTED
+    ignore_hosts: tuple[str, ...] = ()
+    ignore_prefixes: tuple[str, ...] = ()
+    ignore_patterns: tuple[re.Pattern[str], ...] = field(default=())
+
+    @property
+    def allowed_hosts(self) -> tuple[str, ...]:
+        """Allow-list entries that are host names (exact match)."""
+        return tuple(a.lower() for a in self.allow if not _is_network(a))
+
+    @property
+    def allowed_addresses(self) -> tuple[str, ...]:
+        """Allow-list entries that are IP addresses or CIDR networks."""
+        return tuple(a for a in self.allow if _is_network(a))
+
+    def is_bot_walled(self, host: str) -> bool:
+        """True when `host` is (a subdomain of) a listed bot-walled host."""
+        return _host_in(host, self.bot_walled)
+
+    def ignores(self, url: str) -> bool:
+        """True when the rules say `url` is not checked at all."""
+        host = (urlsplit(url).hostname or "").lower()
+        if host and _host_in(host, self.ignore_hosts):
+            return True
+        if any(url.startswith(prefix) for prefix in self.ignore_prefixes):
+            return True
+        return any(p.search(url) for p in self.ignore_patterns)
+
+
+def _host_in(host: str, domains: tuple[str, ...]) -> bool:
+    """True when `host` equals one of `domains` or is a subdomain of it."""
+    name = host.lower().removesuffix(".")
+    return any(name == d or name.endswith("." + d) for d in domains)
+
+
+def _is_network(text: str) -> bool:
+    """True for an IP address or CIDR network."""
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return False
+    return True
+
+
+def load_link_rules(path: Path) -> LinkRules:
+    """Read rules/links.yaml; defaults when the file is absent, InputError when malformed."""
+    if not path.is_file():
+        return LinkRules()
+    name = path.as_posix()
+    text = read_text(path, name)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 0
+        raise InputError(f"invalid YAML: {getattr(exc, 'problem', exc)}", name, line) from None
+    if root is None:
+        return LinkRules()
+    return _rules_from(_mapping(root, name, "the file"), name)
+
+
+def _rules_from(items: dict[str, tuple[yaml.Node, yaml.Node]], name: str) -> LinkRules:
+    """LinkRules from the top-level mapping (key -> (key node, value node))."""
+    rules = LinkRules()
+    for key, (key_node, value) in items.items():
+        if key == "bot_walled":
+            rules = replace(rules, bot_walled=_domains(value, name, key))
+        elif key == "protected":
+            rules = replace(rules, protected=_domains(value, name, key))
+        elif key == "allow":
+            rules = replace(rules, allow=_strings(value, name, key))
+        elif key == "ignore":
+            rules = _with_ignores(rules, _mapping(value, name, "ignore"), name)
+        else:
+            known = ", ".join((*_LIST_KEYS, "ignore"))
+            raise InputError(f"unknown key {key!r} (known: {known})", name, _line(key_node))
+    return rules
+
+
+def _with_ignores(
+    rules: LinkRules, items: dict[str, tuple[yaml.Node, yaml.Node]], name: str
+) -> LinkRules:
+    """Rules with the `ignore:` table applied; patterns are compiled here."""
+    for key, (key_node, value) in items.items():
+        if key not in _IGNORE_KEYS:
+            known = ", ".join(_IGNORE_KEYS)
+            raise InputError(f"unknown key ignore.{key} (known: {known})", name, _line(key_node))
+        values = _strings(value, name, f"ignore.{key}")
+        if key == "hosts":
+            rules = replace(rules, ignore_hosts=_domains(value, name, f"ignore.{key}"))
+        elif key == "prefixes":
+            rules = replace(rules, ignore_prefixes=values)
+        else:
+            rules = replace(rules, ignore_patterns=tuple(_patterns(value, name)))
+    return rules
+
+
+def _patterns(node: yaml.Node, name: str) -> Iterator[re.Pattern[str]]:
+    """Compiled regexes of a sequence node; InputError at the line of a bad one."""
+    for text, line in _string_items(node, name, "ignore.patterns"):
+        try:
+            yield re.compile(text)
+        except re.error as exc:
+            raise InputError(f"ignore.patterns: bad regex: {exc}", name, line) from None
+
+
+def _mapping(node: yaml.Node, name: str, what: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    """A mapping node as key -> (key node, value node); InputError when it is not one."""
+    if not isinstance(node, yaml.MappingNode):
+        raise InputError(f"{what} must be a mapping", name, _line(node))
+    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for key, value in node.value:
+        if not isinstance(key, yaml.ScalarNode):
+            raise InputError("keys must be plain names", name, _line(key))
+        if key.value in out:
+            raise InputError(f"duplicate key {key.value!r}", name, _line(key))
+        out[str(key.value)] = (key, value)
+    return out
+
+
+def _strings(node: yaml.Node, name: str, key: str) -> tuple[str, ...]:
+    """A sequence of non-empty strings; InputError at the offending line otherwise."""
+    return tuple(text for text, _ in _string_items(node, name, key))
+
+
+def _domains(node: yaml.Node, name: str, key: str) -> tuple[str, ...]:
+    """Host names, lower-case, without a trailing dot."""
+    return tuple(s.lower().removesuffix(".") for s in _strings(node, name, key))
+
+
+def _string_items(node: yaml.Node, name: str, key: str) -> list[tuple[str, int]]:
+    """(text, line) of each item of a sequence of non-empty strings."""
+    out = []
+    for item in _items(node, name, key):
+        text = str(item.value).strip() if isinstance(item, yaml.ScalarNode) else ""
+        if not text or item.tag != "tag:yaml.org,2002:str":
+            raise InputError(f"{key}: each item must be a non-empty string", name, _line(item))
+        out.append((text, _line(item)))
+    return out
+
+
+def _items(node: yaml.Node, name: str, key: str) -> list[Any]:
+    """The item nodes of a sequence (an empty value counts as empty)."""
+    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null":
+        return []
+    if not isinstance(node, yaml.SequenceNode):
+        raise InputError(f"{key} must be a list", name, _line(node))
+    return list(node.value)
+
+
+def _line(node: yaml.Node) -> int:
+    """1-based line of a node."""
+    return int(node.start_mark.line) + 1
