@@ -1,0 +1,231 @@
+"""The GitHub resolver: repository metadata by GraphQL batches (token) or REST with ETags.
+
+With a token, up to 100 repositories go into one aliased GraphQL query. Without one, each
+repository is one REST request, conditional on the cached ETag so an unchanged repository
+costs a 304 that GitHub does not count against the limit. Only Found and Moved are cached.
+The token is sent only to the configured GraphQL endpoint and is kept out of every value.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import quote
+
+from curator.model import Service
+from curator.options import Options
+from curator.resolvers.cache import Cache, CacheItem
+from curator.resolvers.github_http import Answer, Failure, GithubHttp
+from curator.resolvers.github_parse import (
+    BATCH_SIZE,
+    graphql_outcomes,
+    graphql_query,
+    meta_from_rest,
+    outcome_from_meta,
+    split_subject,
+)
+from curator.resolvers.interface import Counter, Found, Moved, NotFound, Outcome, Unverified
+
+CACHE_SERVICE = "github"
+_REPOSITORY_ID = re.compile(r"/repositories/(\d+)/?$")
+_REDIRECTS = (301, 302, 307, 308)
+SLOW_NOTE = (
+    "No GITHUB_TOKEN: repositories were checked one by one over unauthenticated REST "
+    "(60 requests/hour). Set GITHUB_TOKEN to check up to 100 per GraphQL request, much faster."
+)
+
+
+class GithubResolver:
+    """Resolves `github:owner/repo` subjects; `notes` collects run-level remarks."""
+
+    service = Service.GITHUB
+
+    def __init__(
+        self,
+        options: Options,
+        cache: Cache,
+        counter: Counter,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.options = options
+        self.cache = cache
+        self.counter = counter
+        self.notes: list[str] = []
+        self._sleep = sleep
+        self._clock = clock
+
+    def handles(self, subject: str) -> bool:
+        """True for `github:` subjects."""
+        return subject.startswith("github:")
+
+    def resolve(self, subjects: Sequence[str]) -> dict[str, Outcome]:
+        """An outcome for every subject: cache first, then GitHub for the rest."""
+        wanted = list(dict.fromkeys(subjects))
+        out: dict[str, Outcome] = {}
+        valid = [s for s in wanted if split_subject(s) is not None]
+        for subject in wanted:
+            if split_subject(subject) is None:
+                out[subject] = Unverified(subject, "not a github:owner/repo subject")
+        cached = self.cache.get_many(CACHE_SERVICE, valid)
+        pending = self._from_cache(valid, cached, out)
+        if pending:
+            out.update(self._ask_github(pending, cached))
+        if valid and not self.options.github_token and SLOW_NOTE not in self.notes:
+            self.notes.append(SLOW_NOTE)
+        return {s: _scrub(out[s], self.options.github_token) for s in wanted}
+
+    def _from_cache(
+        self, subjects: list[str], cached: dict[str, CacheItem], out: dict[str, Outcome]
+    ) -> list[str]:
+        """Fill `out` from fresh cache entries (any entry when offline); return the rest."""
+        pending: list[str] = []
+        now = self.cache.clock()
+        for subject in subjects:
+            item = cached.get(subject)
+            outcome = _cached_outcome(subject, item) if item is not None else None
+            fresh = item is not None and item.age(now) < self.options.ttl_github
+            if outcome is not None and (fresh or self.options.offline):
+                self.counter.add("cache_hits")
+                out[subject] = outcome
+            elif self.options.offline:
+                out[subject] = Unverified(subject, "offline: not in the cache")
+            else:
+                pending.append(subject)
+        return pending
+
+    def _ask_github(self, pending: list[str], cached: dict[str, CacheItem]) -> dict[str, Outcome]:
+        """GraphQL batches with a token, REST one by one without."""
+        http = GithubHttp(self.options, self.counter, self._sleep, self._clock)
+        try:
+            if self.options.github_token:
+                return self._graphql(pending, http)
+            return {s: self._rest(s, cached.get(s), http) for s in pending}
+        finally:
+            http.close()
+
+    # -- GraphQL ----------------------------------------------------------------------------
+    def _graphql(self, subjects: list[str], http: GithubHttp) -> dict[str, Outcome]:
+        """One aliased query per batch of up to BATCH_SIZE repositories."""
+        out: dict[str, Outcome] = {}
+        for start in range(0, len(subjects), BATCH_SIZE):
+            out.update(self._graphql_batch(subjects[start : start + BATCH_SIZE], http))
+        self._store(out, etag="")
+        return out
+
+    def _graphql_batch(self, batch: list[str], http: GithubHttp) -> dict[str, Outcome]:
+        """Ask one batch; a failed request leaves the whole batch Unverified."""
+        pairs = [split_subject(s) for s in batch]
+        body = graphql_query([p for p in pairs if p is not None])
+        aliases = {f"r{i}": s for i, s in enumerate(batch)}
+        headers = {"Authorization": f"bearer {self.options.github_token}"}
+        answer = http.send("POST", self.options.github_graphql_url, "github_graphql", headers, body)
+        if isinstance(answer, Failure):
+            return {s: Unverified(s, answer.reason) for s in batch}
+        if answer.status != 200:
+            reason = _status_reason(answer, "GraphQL")
+            return {s: Unverified(s, reason) for s in batch}
+        try:
+            decoded = answer.json()
+        except ValueError:
+            return {s: Unverified(s, "malformed JSON from GitHub GraphQL") for s in batch}
+        return graphql_outcomes(aliases, decoded)
+
+    # -- REST -------------------------------------------------------------------------------
+    def _rest(self, subject: str, item: CacheItem | None, http: GithubHttp) -> Outcome:
+        """GET /repos/{owner}/{repo}, conditional on the cached ETag; follows a rename."""
+        pair = split_subject(subject)
+        assert pair is not None  # resolve() only passes valid subjects
+        url = f"{self._api}/repos/{quote(pair[0], safe='')}/{quote(pair[1], safe='')}"
+        answer = http.send("GET", url, "github_rest", _conditional(item))
+        if isinstance(answer, Answer) and answer.status in _REDIRECTS:
+            answer = self._follow(answer, item, http)
+        if isinstance(answer, Failure):
+            return Unverified(subject, answer.reason)
+        return self._rest_outcome(subject, answer, item)
+
+    @property
+    def _api(self) -> str:
+        return self.options.github_api_url.rstrip("/")
+
+    def _follow(self, answer: Answer, item: CacheItem | None, http: GithubHttp) -> Answer | Failure:
+        """Follow a rename redirect to /repositories/{id} on the configured API host only."""
+        found = _REPOSITORY_ID.search(answer.headers.get("location", ""))
+        if found is None:
+            return Failure(f"GitHub redirected (HTTP {answer.status}) to an unexpected place")
+        url = f"{self._api}/repositories/{found.group(1)}"
+        return http.send("GET", url, "github_rest", _conditional(item))
+
+    def _rest_outcome(self, subject: str, answer: Answer, item: CacheItem | None) -> Outcome:
+        """The outcome of a final REST answer; stores Found and Moved."""
+        if answer.status == 304 and item is not None:
+            outcome = _cached_outcome(subject, item)
+            if outcome is not None:
+                self.cache.touch(CACHE_SERVICE, subject)
+                return outcome
+            return Unverified(subject, "GitHub said not modified, but the cache entry is unusable")
+        if answer.status in (404, 410, 451):
+            return NotFound(subject, _status_reason(answer, "REST"))
+        if answer.status != 200:
+            return Unverified(subject, _status_reason(answer, "REST"))
+        try:
+            outcome = outcome_from_meta(subject, meta_from_rest(answer.json()))
+        except ValueError:
+            return Unverified(subject, "malformed JSON from GitHub REST")
+        self._store({subject: outcome}, etag=answer.headers.get("etag", ""))
+        return outcome
+
+    # -- cache ------------------------------------------------------------------------------
+    def _store(self, outcomes: dict[str, Outcome], etag: str) -> None:
+        """Cache the Found and Moved outcomes (never errors, never NotFound)."""
+        rows: list[tuple[str, dict[str, Any], str]] = []
+        for subject, outcome in outcomes.items():
+            if isinstance(outcome, Found):
+                rows.append((subject, {"outcome": "found", "meta": dict(outcome.meta)}, etag))
+            elif isinstance(outcome, Moved):
+                value = {"outcome": "moved", "new_url": outcome.new_url, "meta": dict(outcome.meta)}
+                rows.append((subject, value, etag))
+        self.cache.put_many(CACHE_SERVICE, rows)
+
+
+def _conditional(item: CacheItem | None) -> dict[str, str]:
+    """If-None-Match with the cached ETag, when there is one."""
+    return {"If-None-Match": item.etag} if item is not None and item.etag else {}
+
+
+def _cached_outcome(subject: str, item: CacheItem) -> Outcome | None:
+    """Found or Moved from a cache entry; None for an entry of unknown shape."""
+    value = item.value
+    meta = value.get("meta")
+    if not isinstance(meta, dict):
+        return None
+    if value.get("outcome") == "found":
+        return Found(subject, meta)
+    new_url = value.get("new_url")
+    if value.get("outcome") == "moved" and isinstance(new_url, str):
+        return Moved(subject, new_url, meta)
+    return None
+
+
+def _status_reason(answer: Answer, api: str) -> str:
+    """`GitHub REST answered HTTP 404: Not Found` (message only when the body is JSON)."""
+    reason = f"GitHub {api} answered HTTP {answer.status}"
+    try:
+        body = answer.json()
+    except ValueError:
+        return reason
+    message = body.get("message") if isinstance(body, dict) else None
+    return f"{reason}: {str(message)[:200]}" if isinstance(message, str) and message else reason
+
+
+def _scrub(outcome: Outcome, token: str) -> Outcome:
+    """Remove the token from a reason, should any text from a response have echoed it."""
+    if not token or not isinstance(outcome, Unverified | NotFound) or token not in outcome.reason:
+        return outcome
+    reason = outcome.reason.replace(token, "***")
+    if isinstance(outcome, Unverified):
+        return Unverified(outcome.subject, reason)
+    return NotFound(outcome.subject, reason, outcome.meta)
