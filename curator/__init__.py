@@ -1,0 +1,3 @@
+"""curator: verification bot for curated awesome-lists of LLM-memory research."""
+
+__version__ = "0.1.0"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from curator.model import Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, N = Severity.ERROR, Severity.WARNING, Severity.INFO  # N: notice (info)
 
 #: code -> (default severity, one-line meaning). Order is the README's table order.
 CODES: dict[str, tuple[Severity, str]] = {
@@ -22,12 +22,12 @@ CODES: dict[str, tuple[Severity, str]] = {
     "repo-moved": (W, "renamed or transferred; suggestion holds the new URL"),
     "repo-archived": (W, "archived (read-only)"),
     "repo-no-license": (W, "no licence detected"),
-    "repo-unrecognised-license": (I, "a licence file GitHub cannot classify (NOASSERTION)"),
+    "repo-unrecognised-license": (N, "a licence file GitHub cannot classify (NOASSERTION)"),
     "repo-stale": (W, "no push for longer than the rules allow"),
-    "repo-few-stars": (I, "fewer stars than the rules' optional minimum"),
+    "repo-few-stars": (N, "fewer stars than the rules' optional minimum"),
     "repo-unverified": (W, "GitHub could not be asked"),
     "link-broken": (E, "404/410, DNS failure, TLS failure"),
-    "link-redirect": (I, "permanent redirect; suggestion holds the target"),
+    "link-redirect": (N, "permanent redirect; suggestion holds the target"),
     "link-unverified": (W, "timeout, 429, 5xx"),
     "link-blocked": (E, "target is a private/loopback/metadata address or a refused scheme"),
     "entry-invalid": (E, "schema violation in the catalogue"),
@@ -35,6 +35,13 @@ CODES: dict[str, tuple[Severity, str]] = {
     "scope-exclude": (E, "the scope rules exclude the paper; evidence quotes why"),
     "scope-hold": (W, "metadata missing or unverifiable, so no scope decision"),
     "scope-review": (W, "passes the entry gate but matches an exclusion signal"),
+    "record-title-mismatch": (E, "a screening record's title is not the official title"),
+    "record-abstract-mismatch": (E, "a screening record's abstract is not the official abstract"),
+    "record-quote-missing": (E, "memory_focus_quote not verbatim in title/abstract, or no memory"),
+    "record-fields-missing": (E, "a screening record lacks fields its policy_version requires"),
+    "record-missing": (E, "a listed paper has no include screening record"),
+    "record-readded": (E, "re-added after an exclude/hold record without a reassessment"),
+    "record-bad-reading-scope": (E, "reading_scope not allowed (or sections_read missing)"),
 }
 
 

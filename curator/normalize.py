@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from curator.model import Link, Service
+
 # New style since 2007-04: YYMM.NNNN (to 2014-12) or YYMM.NNNNN (from 2015-01), optional vN.
 _NEW_ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5})(?:v(?P<v>\d+))?$")
 # Old style: archive(.SUBJ)?/YYMMNNN, e.g. hep-th/9901001, math.GT/0309136, cs/0112017v2.
@@ -88,20 +90,26 @@ def _arxiv_from_url(url: str) -> ArxivId | None:
     """Extract the ID from arxiv.org/abs|pdf|html/<id> URLs."""
     if "://" not in url:
         url = "https://" + url
-    parts = urlsplit(url)
-    if (parts.hostname or "").lower() not in _ARXIV_HOSTS:
+    if _host(url) not in _ARXIV_HOSTS:
         return None
-    path = parts.path.strip("/")
+    path = urlsplit(url).path.strip("/")
     for prefix in ("abs/", "pdf/", "html/", "format/"):
         if path.startswith(prefix):
             return _match_id(path[len(prefix) :])
     return None
 
 
+def _host(url: str) -> str:
+    """Lower-case host of a URL (scheme optional), "" when unparsable."""
+    try:
+        return (urlsplit(url if "://" in url else "https://" + url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
 def is_arxiv_url(url: str) -> bool:
     """True when the URL points at arxiv.org (whether or not its ID is valid)."""
-    host = (urlsplit(url if "://" in url else "https://" + url).hostname or "").lower()
-    return host in _ARXIV_HOSTS
+    return _host(url) in _ARXIV_HOSTS
 
 
 def github_repo(url: str) -> tuple[str, str] | None:
@@ -114,10 +122,13 @@ def github_repo(url: str) -> tuple[str, str] | None:
         if not text.lower().startswith(("github.com/", "www.github.com/")):
             return None
         text = "https://" + text
-    parts = urlsplit(text)
-    if parts.scheme.lower() not in {"http", "https"} or parts.username or parts.password:
-        return None
-    if (parts.hostname or "").lower() not in _GITHUB_HOSTS or parts.port not in (None, 443):
+    try:
+        parts = urlsplit(text)
+        if parts.scheme.lower() not in {"http", "https"} or parts.username or parts.password:
+            return None
+        if (parts.hostname or "").lower() not in _GITHUB_HOSTS or parts.port not in (None, 443):
+            return None
+    except ValueError:
         return None
     segments = [s for s in parts.path.split("/") if s]
     if len(segments) < 2:
@@ -140,13 +151,22 @@ def github_subject(url: str) -> str | None:
 
 def is_github_url(url: str) -> bool:
     """True when the URL's host is github.com (repository or not)."""
-    host = (urlsplit(url if "://" in url else "https://" + url).hostname or "").lower()
-    return host in _GITHUB_HOSTS
+    return _host(url) in _GITHUB_HOSTS
 
 
 def url_subject(url: str) -> str:
-    """Normalise any other link: lower-case scheme and host, no fragment, no default port."""
-    parts = urlsplit(url.strip())
+    """Normalise any other link: lower-case scheme and host, no fragment, no default port.
+
+    Text that is not a parsable URL comes back stripped but unchanged (never an exception).
+    """
+    try:
+        return _url_subject(url.strip())
+    except ValueError:
+        return url.strip()
+
+
+def _url_subject(url: str) -> str:
+    parts = urlsplit(url)
     scheme = parts.scheme.lower()
     netloc = parts.netloc
     host = parts.hostname or ""
@@ -176,3 +196,15 @@ def subject_for_url(url: str) -> str:
     if arxiv_id is not None:
         return arxiv_id.subject
     return github_subject(url) or url_subject(url)
+
+
+def link_for(role: str, url: str) -> Link:
+    """A Link with its subject and the service that verifies it (arXiv, GitHub or web)."""
+    subject = subject_for_url(url)
+    if subject.startswith("arxiv:"):
+        service = Service.ARXIV
+    elif subject.startswith("github:"):
+        service = Service.GITHUB
+    else:
+        service = Service.WEB
+    return Link(role, url.strip(), subject, service)

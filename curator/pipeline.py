@@ -1,0 +1,301 @@
+"""The flow of one `curator check`: load → select → resolve → check → scope → report.
+
+Only `load`, `resolve` and the git call of `select` touch the world; everything after the
+outcomes are known is pure. Implementations are found through the registries below, and
+imported only when used so that `curator --version` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from curator.checks.catalog import duplicates
+from curator.checks.interface import Check, CheckContext
+from curator.errors import InputError
+from curator.model import Entry, EntryResult, Finding, Kind, Report, Service, Verdict
+from curator.options import Options
+from curator.resolvers.interface import (
+    Blocked,
+    Counter,
+    Found,
+    Moved,
+    NotFound,
+    Outcome,
+    Unverified,
+)
+from curator.sources.interface import Loaded
+
+#: Service -> "module:Class" of its resolver.
+RESOLVERS: dict[Service, str] = {
+    Service.ARXIV: "curator.resolvers.arxiv:ArxivResolver",
+    Service.GITHUB: "curator.resolvers.github:GithubResolver",
+    Service.WEB: "curator.resolvers.web:WebResolver",
+}
+
+#: Service -> "module:function" of the check that reads that service's outcomes.
+CHECKS: dict[Service, str] = {
+    Service.ARXIV: "curator.checks.papers:check_paper",
+    Service.GITHUB: "curator.checks.repos:check_repo",
+    Service.WEB: "curator.checks.links:check_links",
+}
+
+#: Source formats by file suffix ("" = a folder): "module:Class".
+SOURCES: dict[str, str] = {
+    "": "curator.sources.yaml_catalog:CatalogSource",
+    ".yaml": "curator.sources.yaml_catalog:CatalogSource",
+    ".yml": "curator.sources.yaml_catalog:CatalogSource",
+    ".md": "curator.sources.document:DocumentSource",
+    ".markdown": "curator.sources.document:DocumentSource",
+}
+
+
+def load_object(spec: str) -> Any:
+    """Import `module:name` lazily."""
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass
+class Resolved:
+    """Outcomes of every subject asked, what was sent, and notes for the reader."""
+
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    counter: Counter = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+
+
+# -- load ---------------------------------------------------------------------------------
+def load(paths: Sequence[str]) -> Loaded:
+    """Read every path with the source for its kind (folder, YAML file, Markdown document)."""
+    entries: list[Entry] = []
+    findings: list[Finding] = []
+    files: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise InputError("no such file or folder", raw)
+        spec = SOURCES.get("" if path.is_dir() else path.suffix.lower())
+        if spec is None:
+            raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
+        got: Loaded = load_object(spec)().load(path)
+        entries.extend(got.entries)
+        findings.extend(got.findings)
+        files.extend(got.files)
+    return Loaded(tuple(entries), tuple(findings), tuple(files))
+
+
+# -- select -------------------------------------------------------------------------------
+def select(loaded: Loaded, options: Options) -> list[Entry]:
+    """All entries, or in PR mode only those added or changed since the ref."""
+    if not options.changed_since:
+        return list(loaded.entries)
+    from curator.select import changed_lines, select_changed
+
+    files = sorted({e.source.file for e in loaded.entries} | set(loaded.files))
+    changed = changed_lines(options.changed_since, files, Path.cwd())
+    return select_changed(loaded.entries, changed)
+
+
+# -- resolve ------------------------------------------------------------------------------
+def wanted(entries: Iterable[Entry], options: Options) -> dict[Service, list[str]]:
+    """Subjects to ask each service about, in first-seen order, skipped services left out."""
+    out: dict[Service, dict[str, None]] = {s: {} for s in RESOLVERS if not options.skips(s)}
+    for entry in entries:
+        for link in entry.links:
+            if link.service in out:
+                out[link.service].setdefault(link.subject, None)
+    return {s: list(subjects) for s, subjects in out.items() if subjects}
+
+
+def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]) -> Resolved:
+    """Ask every service (concurrently, one thread each) about the subjects it handles."""
+    from curator.resolvers.cache import Cache
+
+    result = Resolved()
+    subjects = wanted(entries, options)
+    if not subjects:
+        return result
+    cache = Cache(None if options.no_cache else options.resolved_cache_path())
+    try:
+        resolvers = {s: _make_resolver(s, options, cache, result.counter, rules) for s in subjects}
+        with ThreadPoolExecutor(max_workers=len(resolvers)) as pool:
+            futures = {s: pool.submit(resolvers[s].resolve, subjects[s]) for s in resolvers}
+            for service, future in futures.items():
+                result.outcomes.update(future.result())
+                result.notes.extend(getattr(resolvers[service], "notes", []))
+    finally:
+        result.notes.extend(cache.warnings)
+        cache.close()
+    return result
+
+
+def _make_resolver(
+    service: Service, options: Options, cache: Any, counter: Counter, rules: Mapping[str, Any]
+) -> Any:
+    cls = load_object(RESOLVERS[service])
+    if service is Service.WEB:
+        return cls(options, cache, counter, rules["links"])
+    return cls(options, cache, counter)
+
+
+# -- rules --------------------------------------------------------------------------------
+#: Service -> (rules key and file stem, "module:loader", "module:default factory" or "").
+RULES: dict[Service, tuple[str, str, str]] = {
+    Service.GITHUB: (
+        "projects",
+        "curator.checks.repo_rules:load_project_rules",
+        "curator.checks.repo_rules:ProjectRules",
+    ),
+    Service.WEB: (
+        "links",
+        "curator.checks.link_rules:load_link_rules",
+        "curator.checks.link_rules:LinkRules",
+    ),
+    Service.SCOPE: ("scope", "curator.scope.engine:load_rules", ""),
+}
+
+
+def load_rules(options: Options) -> dict[str, Any]:
+    """The rules/ files of the services in use; a missing file means the defaults."""
+    folder = Path(options.root) / options.rules_dir
+    rules: dict[str, Any] = {}
+    for service, (key, loader, default) in RULES.items():
+        if options.skips(service):
+            continue
+        path = folder / f"{key}.yaml"
+        if path.is_file():
+            rules[key] = load_object(loader)(path)
+        elif default:
+            rules[key] = load_object(default)()
+    return rules
+
+
+# -- check --------------------------------------------------------------------------------
+def run_checks(
+    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
+) -> list[Finding]:
+    """Every registered check over every entry (pure)."""
+    checks: list[Check] = [
+        load_object(spec) for s, spec in CHECKS.items() if not ctx.options.skips(s)
+    ]
+    findings: list[Finding] = []
+    for entry in entries:
+        for check in checks:
+            findings.extend(check(entry, outcomes, ctx))
+    return findings
+
+
+def describe(outcome: Outcome) -> dict[str, Any]:
+    """An outcome as report metadata: status plus what the service said."""
+    if isinstance(outcome, Found):
+        return {"status": "found", **outcome.meta}
+    if isinstance(outcome, Moved):
+        return {"status": "moved", "new_url": outcome.new_url, **outcome.meta}
+    if isinstance(outcome, NotFound):
+        return {"status": "not_found", "reason": outcome.reason}
+    if isinstance(outcome, Unverified):
+        return {"status": "unverified", "reason": outcome.reason}
+    assert isinstance(outcome, Blocked)
+    return {"status": "blocked", "reason": outcome.reason}
+
+
+# -- scope --------------------------------------------------------------------------------
+def apply_scope(
+    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
+) -> tuple[list[EntryResult], list[Finding]]:
+    """Entry results with metadata and, for papers, the scope verdict and its finding."""
+    scope_rules = ctx.rules.get("scope")
+    use_scope = scope_rules is not None and not ctx.options.skips(Service.SCOPE)
+    results: list[EntryResult] = []
+    findings: list[Finding] = []
+    for entry in entries:
+        meta = {s: describe(outcomes[s]) for s in entry.subjects() if s in outcomes}
+        result = EntryResult(entry, meta)
+        if use_scope and entry.kind is Kind.PAPER:
+            result, finding = _scope_one(result, outcomes.get(entry.subject), scope_rules, ctx)
+            if finding is not None:
+                findings.append(finding)
+        results.append(result)
+    return results, findings
+
+
+def _scope_one(
+    result: EntryResult, outcome: Outcome | None, rules: Any, ctx: CheckContext
+) -> tuple[EntryResult, Finding | None]:
+    """Decide one paper's scope from the official title and abstract (never the summary)."""
+    from curator.scope.engine import PaperText, decide
+
+    entry = result.entry
+    meta = outcome.meta if isinstance(outcome, Found | Moved) else {}
+    paper = PaperText(
+        title=meta.get("title") if meta else None,
+        abstract=meta.get("abstract") if meta else None,
+        primary_category=str(meta.get("primary_category", "")) if meta else "",
+        tags=entry.tags,
+        summary=entry.summary,
+    )
+    decision = decide(paper, rules)
+    result = replace(result, verdict=Verdict(decision.verdict), scope=decision.as_dict())
+    if not decision.code:
+        return result, None
+    quote = "; ".join(f'{q.field}: "{q.text}"' for q in decision.quotes[:3])
+    finding = ctx.finding(
+        decision.code,
+        entry.subject,
+        entry.source,
+        decision.reason,
+        evidence=quote or decision.reason,
+        suggestion="rules: " + ", ".join(decision.rules),
+    )
+    return result, finding
+
+
+# -- the whole flow -----------------------------------------------------------------------
+def check(options: Options, now: Callable[[], datetime] | None = None) -> Report:
+    """Run the pipeline for `options` and return the report (no printing, no exiting)."""
+    started = time.monotonic()
+    loaded = load(options.paths)
+    chosen = select(loaded, options)
+    chosen_places = {(e.source.file, e.source.line) for e in chosen}
+    rules = load_rules(options)
+    ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))(), rules)
+    # Duplicates are looked for across the whole list, reported at the chosen entries.
+    offline = [
+        f
+        for f in (*loaded.findings, *duplicates(loaded.entries, ctx))
+        if _chosen(f, chosen_places, options)
+    ]
+    resolved = resolve(chosen, options, rules)
+    findings = offline + run_checks(chosen, resolved.outcomes, ctx)
+    results, scope_findings = apply_scope(chosen, resolved.outcomes, ctx)
+    notes = list(dict.fromkeys(resolved.notes))
+    if options.changed_since:
+        notes.insert(
+            0,
+            f"pull-request mode: {len(chosen)} of {len(loaded.entries)} entries "
+            f"changed since {options.changed_since}",
+        )
+    return Report(
+        entries=tuple(results),
+        findings=tuple(sorted(findings + scope_findings, key=_order)),
+        requests=resolved.counter.snapshot(),
+        notes=tuple(notes),
+        elapsed=time.monotonic() - started,
+    )
+
+
+def _chosen(finding: Finding, places: set[tuple[str, int]], options: Options) -> bool:
+    if not options.changed_since:
+        return True
+    return (finding.source.file, finding.source.line) in places
+
+
+def _order(f: Finding) -> tuple[int, str, int, str]:
+    return (-f.severity.rank, f.source.file, f.source.line, f.code)

@@ -1,0 +1,54 @@
+"""`--format text`: a `rich` table for a maintainer's terminal, grouped by severity."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from curator.model import Report, Severity
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def render(report: Report, ctx: object = None, width: int = 120, color: bool = False) -> str:
+    """The report as terminal text: one table per severity, then counts and requests."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, width=width, force_terminal=color, no_color=not color, highlight=False
+    )
+    for severity in Severity:
+        rows = [f for f in report.findings if f.severity is severity]
+        if not rows:
+            continue
+        table = Table(title=f"{severity.value}s ({len(rows)})", title_justify="left", expand=True)
+        table.add_column("where", no_wrap=True, ratio=2)
+        table.add_column("code", style=_STYLE[severity], no_wrap=True, ratio=2)
+        table.add_column("subject", overflow="fold", ratio=3)
+        table.add_column("what", overflow="fold", ratio=6)
+        for f in rows:
+            what = Text(f.message)  # Text(): never interpret markup in untrusted strings
+            if f.evidence:
+                what.append(f"\n{f.evidence}", style="dim")
+            if f.suggestion:
+                what.append(f"\n→ {f.suggestion}", style="green")
+            table.add_row(Text(str(f.source)), Text(f.code), Text(f.subject), what)
+        console.print(table)
+    console.print(Text(summary_line(report)))
+    for note in report.notes:
+        console.print(Text(f"note: {note}"))
+    return buffer.getvalue()
+
+
+def summary_line(report: Report) -> str:
+    """One line: entries, counts by severity, requests by service, time."""
+    s = report.summary()
+    r = report.requests
+    return (
+        f"{s['entries']} entries: {s['errors']} errors, {s['warnings']} warnings, "
+        f"{s['infos']} infos · requests: arxiv {r.arxiv}, github graphql {r.github_graphql}, "
+        f"github rest {r.github_rest}, web {r.web}, cache hits {r.cache_hits} · "
+        f"{report.elapsed:.1f}s"
+    )

@@ -1,0 +1,281 @@
+"""The native catalogue: a folder of YAML files (one per section) validated by a JSON Schema.
+
+Structure errors of a file (bad YAML, unknown top-level key, no section) are fatal and name
+file and line. Problems inside one entry (missing field, bad date, unknown key) are
+`entry-invalid` findings, so one bad entry never hides the rest of the list.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from curator.checks.interface import CheckContext
+from curator.errors import InputError
+from curator.model import Entry, Finding, Kind, Link, Source
+from curator.normalize import link_for, parse_arxiv_id, url_subject
+from curator.sources.interface import Loaded
+from curator.sources.safe_yaml import compose, construct, key_line, line_of
+from curator.sources.text import read_text
+
+_CTX = CheckContext()
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The catalogue JSON Schema shipped with curator (published as data/schema.json)."""
+    text = resources.files("curator").joinpath("schema/catalog.schema.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(schema())
+    return cls(schema(), format_checker=cls.FORMAT_CHECKER)
+
+
+def display_path(path: Path) -> str:
+    """The path relative to the working folder when below it, POSIX style."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+class CatalogSource:
+    """Reads a catalogue folder (every *.yaml below it) or one catalogue YAML file."""
+
+    name = "yaml"
+
+    def accepts(self, path: Path) -> bool:
+        """Folders and .yaml/.yml files."""
+        return path.is_dir() or path.suffix.lower() in {".yaml", ".yml"}
+
+    def load(self, path: Path) -> Loaded:
+        """Every entry of every file, in file order."""
+        files = catalog_files(path)
+        entries: list[Entry] = []
+        findings: list[Finding] = []
+        for file in files:
+            got = load_file(file)
+            entries.extend(got.entries)
+            findings.extend(got.findings)
+        return Loaded(tuple(entries), tuple(findings), tuple(display_path(f) for f in files))
+
+
+def catalog_files(path: Path) -> list[Path]:
+    """The YAML files of a catalogue path, sorted; InputError when there are none."""
+    if path.is_file():
+        return [path]
+    if not path.exists():
+        raise InputError("no such file or folder", display_path(path))
+    files = sorted(p for p in path.rglob("*") if p.suffix.lower() in {".yaml", ".yml"})
+    if not files:
+        raise InputError("no catalogue files (*.yaml) in this folder", display_path(path))
+    return files
+
+
+def load_file(path: Path) -> Loaded:
+    """Entries and offline findings of one catalogue file."""
+    name = display_path(path)
+    node = compose(read_text(path, name), name)
+    if node is None:
+        raise InputError("empty catalogue file (needs `section` and `papers` or `projects`)", name)
+    data = construct(node, name)
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    _raise_structure_error(errors, node, name, data)
+    bad_items = _item_errors(errors, node, name)
+    return _entries(data, node, name, bad_items)
+
+
+def _raise_structure_error(errors: list[Any], node: yaml.Node, name: str, data: Any) -> None:
+    """Fatal: the file is not a catalogue file at all (errors outside the item lists)."""
+    for err in errors:
+        path = list(err.absolute_path)
+        if len(path) >= 2 and path[0] in ("papers", "projects") and isinstance(path[1], int):
+            continue
+        if err.validator == "additionalProperties" and not path and isinstance(data, dict):
+            extra = sorted(set(data) - set(schema()["properties"]))
+            line = key_line(node, [], extra[0]) if extra else 1
+            allowed = ", ".join(schema()["properties"])
+            raise InputError(f"unknown key {extra[0]!r} (allowed: {allowed})", name, line)
+        where = "/".join(str(p) for p in path) or "top level"
+        raise InputError(f"not a catalogue file: {where}: {_plain(err)}", name, line_of(node, path))
+
+
+def _item_errors(errors: list[Any], node: yaml.Node, name: str) -> dict[tuple[str, int], list[str]]:
+    """Schema messages per (list, index) with the line of the offending key or value."""
+    out: dict[tuple[str, int], list[str]] = {}
+    for err in errors:
+        path = list(err.absolute_path)
+        if len(path) < 2:
+            continue
+        key = (str(path[0]), int(path[1]))
+        out.setdefault(key, []).append(_located(err, node, path, name))
+    return out
+
+
+def _located(err: Any, node: yaml.Node, path: list[Any], name: str) -> str:
+    """`line N: message` for one schema error inside an item."""
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = set(err.schema.get("properties", {}))
+        extra = sorted(set(err.instance) - allowed)
+        if extra:
+            line = key_line(node, path, extra[0])
+            return f"line {line}: unknown key {extra[0]!r}"
+    return f"line {line_of(node, path)}: {'/'.join(map(str, path[2:])) or 'entry'}: {_plain(err)}"
+
+
+def _plain(err: Any) -> str:
+    """A short schema message; dates get a human sentence."""
+    if err.validator == "pattern" and "0[1-9]" in str(err.validator_value):
+        return f"{err.instance!r} is not a date YYYY-MM-DD (two-digit month and day)"
+    if err.validator == "anyOf" and isinstance(err.instance, dict):
+        return "needs `arxiv` (an arXiv ID) or `url` (for other venues)"
+    message = str(err.message)
+    return message if len(message) <= 200 else message[:197] + "..."
+
+
+def _entries(
+    data: dict[str, Any], node: yaml.Node, name: str, bad: dict[tuple[str, int], list[str]]
+) -> Loaded:
+    """Build entries; invalid items yield `entry-invalid` (and an entry when identifiable)."""
+    section = str(data.get("section", ""))
+    entries: list[Entry] = []
+    findings: list[Finding] = []
+    for list_key, index, item in _items(data):
+        source = Source(name, line_of(node, [list_key, index]))
+        build = _paper if list_key == "papers" else _project
+        entry, offline = build(item, source, section)
+        findings.extend(offline)
+        problems = bad.get((list_key, index), [])
+        if problems:
+            subject = entry.subject if entry else f"{name}:{source.line}"
+            findings.append(
+                _CTX.finding(
+                    "entry-invalid",
+                    subject,
+                    source,
+                    f"{list_key[:-1]} does not match the catalogue schema",
+                    evidence="; ".join(problems),
+                    suggestion="see data/schema.json and the README's catalogue section",
+                )
+            )
+        if entry is not None:
+            entries.append(entry)
+    return Loaded(tuple(entries), tuple(findings))
+
+
+def _items(data: dict[str, Any]) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    for list_key in ("papers", "projects"):
+        for index, item in enumerate(data.get(list_key) or []):
+            yield list_key, index, item if isinstance(item, dict) else {}
+
+
+def _text(item: dict[str, Any], key: str) -> str:
+    value = item.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _paper(
+    item: dict[str, Any], source: Source, section: str
+) -> tuple[Entry | None, list[Finding]]:
+    """A paper entry: subject from `arxiv`, else from `url`."""
+    findings: list[Finding] = []
+    links: list[Link] = []
+    subject = ""
+    raw_id = _text(item, "arxiv")
+    if raw_id:
+        parsed = parse_arxiv_id(raw_id)
+        if parsed is None:
+            subject = f"arxiv:{raw_id}"
+            findings.append(
+                _CTX.finding(
+                    "arxiv-bad-id",
+                    subject,
+                    source,
+                    f"{raw_id!r} is not a valid arXiv identifier",
+                    evidence=f"arxiv: {raw_id}",
+                    suggestion="use YYMM.NNNNN (e.g. 2305.10250), optionally with vN, "
+                    "or old style archive/YYMMNNN",
+                )
+            )
+        else:
+            subject = parsed.subject
+            links.append(link_for("paper", f"https://arxiv.org/abs/{parsed}"))
+    for role, key in (("paper", "url"), ("code", "code")):
+        if _text(item, key):
+            links.append(link_for(role, _text(item, key)))
+    links.extend(_extra_links(item))
+    if not subject and links:
+        subject = links[0].subject
+    if not subject:
+        return None, findings
+    tags = tuple(str(t) for t in item.get("tags") or () if isinstance(t, str | int | float))
+    entry = Entry(
+        subject=subject,
+        kind=Kind.PAPER,
+        source=source,
+        title=_text(item, "title"),
+        date=_text(item, "date"),
+        section=section,
+        tags=tags,
+        links=_unique(links),
+        summary=_text(item, "summary"),
+        summary_zh=_text(item, "summary_zh"),
+        fields=item,
+    )
+    return entry, findings
+
+
+def _project(
+    item: dict[str, Any], source: Source, section: str
+) -> tuple[Entry | None, list[Finding]]:
+    """A project entry: subject from `repo`."""
+    links: list[Link] = []
+    if _text(item, "repo"):
+        links.append(link_for("repo", _text(item, "repo")))
+    if _text(item, "website"):
+        links.append(link_for("website", _text(item, "website")))
+    if not links:
+        return None, []
+    entry = Entry(
+        subject=links[0].subject,
+        kind=Kind.PROJECT,
+        source=source,
+        title=_text(item, "name"),
+        date=_text(item, "since"),
+        section=_text(item, "category") or section,
+        links=_unique(links),
+        summary=_text(item, "description"),
+        summary_zh=_text(item, "description_zh"),
+        fields=item,
+    )
+    return entry, []
+
+
+def _extra_links(item: dict[str, Any]) -> list[Link]:
+    out = []
+    for link in item.get("links") or ():
+        if isinstance(link, dict) and isinstance(link.get("url"), str) and link["url"].strip():
+            out.append(link_for(str(link.get("role", "other")), link["url"]))
+    return out
+
+
+def _unique(links: list[Link]) -> tuple[Link, ...]:
+    """Links without repeated subjects, first kept."""
+    seen: dict[str, Link] = {}
+    for link in links:
+        seen.setdefault(link.subject, link)
+    return tuple(seen.values())
+
+
+__all__ = ["CatalogSource", "catalog_files", "display_path", "load_file", "schema", "url_subject"]

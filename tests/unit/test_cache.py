@@ -1,0 +1,77 @@
+"""The SQLite cache: round trips, freshness, corrupt files, two writers at once."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+from curator.resolvers.cache import Cache
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def test_round_trip_and_touch(tmp_path: Path) -> None:
+    now = [1000.0]
+    cache = Cache(tmp_path / "c.sqlite", clock=lambda: now[0])
+    cache.put("github", "github:a/b", {"stars": 3}, etag='W/"x"')
+    now[0] = 1500.0
+    item = cache.get("github", "github:a/b")
+    assert item is not None
+    assert item.value == {"stars": 3}
+    assert item.etag == 'W/"x"'
+    assert item.age(now[0]) == 500.0
+    cache.touch("github", "github:a/b")
+    again = cache.get("github", "github:a/b")
+    assert again is not None
+    assert again.age(now[0]) == 0.0
+    assert cache.get("arxiv", "github:a/b") is None
+
+
+def test_get_many(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "c.sqlite")
+    cache.put_many("arxiv", [(f"arxiv:{i}", {"i": i}, "") for i in range(1200)])
+    got = cache.get_many("arxiv", [f"arxiv:{i}" for i in range(0, 1300, 2)])
+    assert len(got) == 600
+
+
+def test_corrupt_file_is_rebuilt(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    path.write_bytes(b"not a database" * 100)
+    cache = Cache(path)
+    assert cache.enabled
+    assert any("rebuilt" in w for w in cache.warnings)
+    cache.put("web", "https://x.example/", {"status": 200})
+    assert cache.get("web", "https://x.example/") is not None
+
+
+def test_disabled_cache_keeps_nothing() -> None:
+    cache = Cache(None)
+    cache.put("web", "u", {"a": 1})
+    assert cache.get("web", "u") is None
+    assert not cache.enabled
+
+
+def _writer(path: str, start: int) -> None:
+    cache = Cache(Path(path))
+    for i in range(start, start + 200):
+        cache.put("arxiv", f"arxiv:{i}", {"i": i})
+    cache.close()
+
+
+def test_two_processes_share_one_cache(tmp_path: Path) -> None:
+    path = str(tmp_path / "c.sqlite")
+    Cache(Path(path)).close()
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(path, n * 1000)) for n in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    keys = [f"arxiv:{i}" for i in range(200)] + [f"arxiv:{1000 + i}" for i in range(200)]
+    assert len(Cache(Path(path)).get_many("arxiv", keys)) == 400
+
+
+def test_published_schema_is_the_packaged_one() -> None:
+    packaged = (ROOT / "curator" / "schema" / "catalog.schema.json").read_text()
+    assert (ROOT / "data" / "schema.json").read_text() == packaged

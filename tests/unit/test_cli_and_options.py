@@ -1,0 +1,167 @@
+"""Exit codes, --fail-on, configuration precedence and the JSON report shape."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from curator.cli import exit_status, main
+from curator.errors import UsageError
+from curator.model import Finding, Report, Severity, Source
+from curator.options import build
+
+OFFLINE = ["--skip", "arxiv,github,web,scope"]
+SRC = Source("data/x.yaml", 3)
+
+
+def _report(*codes: tuple[str, Severity]) -> Report:
+    return Report((), tuple(Finding(c, s, "arxiv:2305.10250", SRC, "m") for c, s in codes))
+
+
+def test_exit_status_thresholds() -> None:
+    warn = _report(("repo-archived", Severity.WARNING))
+    err = _report(("arxiv-not-found", Severity.ERROR))
+    assert exit_status(_report(), "error") == 0
+    assert exit_status(warn, "error") == 0
+    assert exit_status(warn, "warning") == 1
+    assert exit_status(err, "error") == 1
+    assert exit_status(err, "never") == 0
+
+
+def test_outage_never_fails_by_itself() -> None:
+    outage = _report(
+        ("arxiv-unverified", Severity.WARNING),
+        ("repo-unverified", Severity.WARNING),
+        ("link-unverified", Severity.WARNING),
+    )
+    assert exit_status(outage, "warning") == 0
+
+
+def test_env_wins_over_pyproject(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.curator]\narxiv-delay = 5\nfail_on = "warning"\nskip = ["web"]\n'
+    )
+    opts = build({}, {"CURATOR_ARXIV_DELAY": "0.5"}, tmp_path)
+    assert opts.arxiv_delay == 0.5
+    assert opts.fail_on == "warning"
+    assert {s.value for s in opts.skip} == {"web"}
+    cli = build({"fail_on": "never"}, {}, tmp_path)
+    assert cli.fail_on == "never"
+
+
+def test_defaults_are_the_real_services(tmp_path: Path) -> None:
+    opts = build({}, {}, tmp_path)
+    assert opts.arxiv_api_url == "https://export.arxiv.org/api/query"
+    assert opts.github_api_url == "https://api.github.com"
+    assert opts.github_graphql_url == "https://api.github.com/graphql"
+    assert opts.arxiv_delay == 3.0
+    assert opts.resolved_cache_path() == tmp_path / ".curator" / "cache.sqlite"
+    assert not opts.allow_private_hosts
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ("colour = 1", "unknown setting"),
+        ('fail_on = "sometimes"', "--fail-on"),
+        ('arxiv_delay = "soon"', "bad setting"),
+        ('skip = ["ftp"]', "--skip"),
+        ('severity = {"no-such-code" = "error"}', "unknown finding code"),
+    ],
+)
+def test_bad_configuration(tmp_path: Path, table: str, words: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.curator]\n{table}\n")
+    with pytest.raises(UsageError, match=words):
+        build({}, {}, tmp_path)
+
+
+def test_severity_override_applies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.curator]\nseverity = {entry-duplicate = "info"}\n'
+    )
+    (tmp_path / "a.yaml").write_text(
+        'section: A\npapers:\n  - {title: x, arxiv: "2310.08560", date: "2023-10-12"}\n'
+        '  - {title: y, arxiv: "2310.08560v2", date: "2023-10-12"}\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "a.yaml", *OFFLINE, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {f["severity"] for f in report["findings"]} == {"info"}
+
+
+def test_json_report_shape(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "a.yaml").write_text(
+        'section: A\npapers:\n  - {title: x, arxiv: "2310.08560", date: "2023-10-12"}\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "a.yaml", *OFFLINE, "--format", "json", "--output", "out/r.json"]) == 0
+    assert capsys.readouterr().out == ""
+    report = json.loads((tmp_path / "out" / "r.json").read_text())
+    assert report["schema"] == 1
+    assert set(report["summary"]) == {"entries", "errors", "warnings", "infos"}
+    assert set(report["requests"]) == {
+        "arxiv",
+        "github_graphql",
+        "github_rest",
+        "web",
+        "cache_hits",
+    }
+    entry = report["entries"][0]
+    assert entry["subject"] == "arxiv:2310.08560"
+    assert entry["kind"] == "paper"
+    assert entry["source"] == {"file": "a.yaml", "line": 3}
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["check", "missing-folder"], "missing-folder: no such file or folder"),
+        (["check", "x.txt"], "not a catalogue folder"),
+        (["check", "--skip", "everything"], "--skip takes names"),
+    ],
+)
+def test_usage_errors_exit_2(
+    argv: list[str],
+    words: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "x.txt").write_text("hello")
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err
+    assert "Traceback" not in err
+
+
+def test_version_and_module_entry_point() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "curator", "--version"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0
+    assert done.stdout.startswith("curator ")
+
+
+def test_text_format_groups_by_severity(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.yaml").write_text(
+        "section: A\npapers:\n"
+        '  - {title: "[bold]x[/bold]", arxiv: "9999.99999", date: "2023-10-12"}\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "a.yaml", *OFFLINE]) == 1
+    out = capsys.readouterr().out
+    assert "errors (1)" in out
+    assert "a.yaml:3" in out
+    assert "arxiv-bad-id" in out
+    assert "requests: arxiv 0" in out

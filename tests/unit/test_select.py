@@ -1,0 +1,88 @@
+"""Pull-request mode selects entries by entry, not by file, using a real git repository."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from curator.cli import main
+
+BASE = """section: A
+papers:
+  - title: One
+    arxiv: "2310.08560"
+    date: "2023-10-12"
+  - title: Two
+    arxiv: "2306.07174"
+    date: "2023-06-12"
+  - title: Three
+    arxiv: "2305.10250"
+    date: "2023-05-17"
+"""
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    _git(tmp_path, "init", "-q", "-b", "main")
+    _git(tmp_path, "config", "user.email", "t@example.invalid")
+    _git(tmp_path, "config", "user.name", "t")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.yaml").write_text(BASE)
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "base")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _subjects(capsys: pytest.CaptureFixture[str], *extra: str) -> list[str]:
+    main(["check", "data", "--skip", "arxiv,github,web,scope", "--format", "json", *extra])
+    return [e["subject"] for e in json.loads(capsys.readouterr().out)["entries"]]
+
+
+def test_only_the_changed_entry(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = BASE.replace("title: Two", "title: Two (renamed)")
+    (repo / "data" / "a.yaml").write_text(text)
+    assert _subjects(capsys, "--changed-since", "HEAD") == ["arxiv:2306.07174"]
+
+
+def test_added_entry_and_new_file(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "data" / "a.yaml").write_text(
+        BASE + '  - title: Four\n    arxiv: "2504.19413"\n    date: "2025-04-28"\n'
+    )
+    (repo / "data" / "b.yaml").write_text(
+        'section: B\nprojects:\n  - {name: Mem0, repo: "https://github.com/mem0ai/mem0"}\n'
+    )
+    _git(repo, "add", ".")
+    got = _subjects(capsys, "--changed-since", "HEAD")
+    assert got == ["arxiv:2504.19413", "github:mem0ai/mem0"]
+
+
+def test_duplicates_found_against_the_whole_list(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "data" / "a.yaml").write_text(
+        BASE + '  - title: One again\n    arxiv: "2310.08560v2"\n    date: "2023-10-12"\n'
+    )
+    main(["check", "data", "--skip", "arxiv,github,web,scope", "--format", "json",
+          "--changed-since", "HEAD"])  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert [e["subject"] for e in report["entries"]] == ["arxiv:2310.08560"]
+    dups = [f for f in report["findings"] if f["code"] == "entry-duplicate"]
+    assert [f["source"]["line"] for f in dups] == [12]
+    assert "data/a.yaml:3" in dups[0]["evidence"]
+
+
+def test_bad_ref_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["check", "data", "--skip", "arxiv,github,web,scope",
+                   "--changed-since", "no-such-ref"])  # fmt: skip
+    assert status == 2
+    assert "--changed-since" in capsys.readouterr().err
