@@ -19,14 +19,15 @@ from curator.normalize import (
     github_repo,
     github_subject,
     is_arxiv_url,
+    link_for,
     parse_arxiv_id,
-    subject_for_url,
     url_subject,
 )
 from curator.sources.doc_html import Cell, HtmlLink, Row, SectionMark, parse_fragments
 from curator.sources.doc_markdown import MdLink, MdRow, MdScan, scan_markdown
 from curator.sources.interface import Loaded
 from curator.sources.text import read_text
+from curator.sources.yaml_catalog import display_path
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 #: Header texts (lower-case) that name a project, give its date or its category.
@@ -91,7 +92,7 @@ class DocumentSource:
 
     def load(self, path: Path) -> Loaded:
         """Every paper row and project link of the document, with offline findings."""
-        display = path.as_posix()
+        display = display_path(path)
         scan = scan_markdown(read_text(path, display))
         html = parse_fragments(scan.html)
         reader = _Reader(display, self.context, section_table(scan.headings, html.marks))
@@ -159,14 +160,15 @@ def paper_links(links: list[HtmlLink]) -> list[Link]:
     out: list[Link] = []
     for link in links:
         label = (link.text + " " + " ".join(link.alts)).lower()
-        has_paper = any(x.role == "paper" for x in out)
         if is_arxiv_url(link.href):
-            out.append(Link("paper", link.href, subject_for_url(link.href), Service.ARXIV))
+            role = "paper"
         elif github_repo(link.href) is not None:
-            out.append(Link("code", link.href, subject_for_url(link.href), Service.GITHUB))
+            role = "code"
+        elif "paper" in label or not any(x.role == "paper" for x in out):
+            role = "paper"
         else:
-            role = "paper" if "paper" in label or not has_paper else "website"
-            out.append(Link(role, link.href, url_subject(link.href), Service.WEB))
+            role = "website"
+        out.append(link_for(role, link.href))
     return out
 
 
@@ -298,10 +300,7 @@ def project_entry(
 ) -> None:
     """One project entry: the repository link first, other links of its row as `website`."""
     at = line or repo.line
-    links = [Link("repo", repo.url, subject_for_url(repo.url), Service.GITHUB)]
-    for link in others:
-        service = Service.GITHUB if github_repo(link.url) else Service.WEB
-        links.append(Link("website", link.url, subject_for_url(link.url), service))
+    links = [link_for("repo", repo.url)] + [link_for("website", lk.url) for lk in others]
     fields = {"repo": repo.url, **extra}
     if others:
         fields["website"] = others[0].url

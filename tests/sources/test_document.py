@@ -15,6 +15,7 @@ from curator.normalize import github_subject, parse_arxiv_id
 from curator.options import Options
 from curator.sources.document import DocumentSource
 from curator.sources.interface import Loaded, Source
+from curator.sources.yaml_catalog import display_path
 from tests.conftest import SAMPLES
 
 CASES = Path(__file__).resolve().parent.parent / "cases" / "documents"
@@ -45,7 +46,7 @@ def test_case_documents(case: str) -> None:
     got_findings = [[f.source.line, f.code, f.subject] for f in loaded.findings]
     assert got_entries == expected["entries"]
     assert got_findings == expected["findings"]
-    assert loaded.files == ((CASES / f"{case}.md").as_posix(),)
+    assert loaded.files == (display_path(CASES / f"{case}.md"),)
 
 
 def test_well_formed_row_keeps_every_field() -> None:
