@@ -1,0 +1,70 @@
+"""What a renderer needs to know about where the report will be shown (repository, commit, run)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+DEFAULT_SERVER = "https://github.com"
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """Repository (owner/name), head commit, server and run URLs, PR mode and a title."""
+
+    repository: str = ""
+    head_sha: str = ""
+    server_url: str = DEFAULT_SERVER
+    run_url: str = ""
+    changed_only: bool = False
+    title: str = "curator report"
+
+    def blob_url(self, file: str, line: int) -> str:
+        """Link to file:line at the head commit, or "" when repository or commit is unknown."""
+        if not self.repository or not self.head_sha:
+            return ""
+        path = quote(file.lstrip("/"), safe="/")
+        sha = quote(self.head_sha, safe="")
+        anchor = f"#L{line}" if line > 0 else ""
+        return f"{self.server_url.rstrip('/')}/{self.repository}/blob/{sha}/{path}{anchor}"
+
+
+def from_env(env: Mapping[str, str], changed_only: bool = False, title: str = "") -> RenderContext:
+    """A RenderContext from the variables GitHub Actions sets (and the event payload file)."""
+    server = env.get("GITHUB_SERVER_URL") or DEFAULT_SERVER
+    repo = env.get("GITHUB_REPOSITORY", "")
+    run_id = env.get("GITHUB_RUN_ID", "")
+    run_url = f"{server.rstrip('/')}/{repo}/actions/runs/{run_id}" if repo and run_id else ""
+    # In a pull_request run GITHUB_SHA is the merge commit; the PR's own head is in the event.
+    head = _event_head_sha(env.get("GITHUB_EVENT_PATH", "")) or env.get("GITHUB_SHA", "")
+    return RenderContext(
+        repository=repo,
+        head_sha=head,
+        server_url=server,
+        run_url=run_url,
+        changed_only=changed_only,
+        title=title or RenderContext.title,
+    )
+
+
+def _event_head_sha(path: str) -> str:
+    """pull_request.head.sha (or workflow_run.head_sha) from the event payload, else ""."""
+    if not path:
+        return ""
+    try:
+        event = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    if not isinstance(event, dict):
+        return ""
+    for outer, inner in (("pull_request", "head"), ("workflow_run", "")):
+        node = event.get(outer)
+        if isinstance(node, dict) and inner:
+            node = node.get(inner)
+        sha = node.get("sha" if inner else "head_sha") if isinstance(node, dict) else None
+        if isinstance(sha, str) and sha:
+            return sha
+    return ""

@@ -1,0 +1,251 @@
+"""`--format markdown`: the pull-request comment (also the audit issue and the step summary).
+
+Every string that came from a pull request or a service goes through `sanitize`; only URLs
+curator builds itself (blob links, the run link) are written as links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from curator.model import EntryResult, Finding, Report, Severity, Verdict
+from curator.report import sanitize as s
+from curator.report.context import RenderContext
+
+MARKER = "<!-- curator:report -->"
+CLEAN_MARKER = "<!-- curator:clean -->"
+LIMIT = 60_000
+
+ICON = {Severity.ERROR: "❌", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}
+PLURAL = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "notes"}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How much to show: metadata tables, <details> blocks, and at most `rows` problem rows."""
+
+    metadata: bool = True
+    details: bool = True
+    rows: int | None = None
+
+    @property
+    def shortened(self) -> bool:
+        """True when anything was left out."""
+        return not (self.metadata and self.details and self.rows is None)
+
+
+def render(report: Report, ctx: RenderContext | None = None, limit: int = LIMIT) -> str:
+    """The report as a GitHub comment of at most `limit` characters, shortened in stages."""
+    ctx = ctx or RenderContext()
+    for shape in (Shape(), Shape(metadata=False), Shape(metadata=False, details=False)):
+        body = compose(report, ctx, shape)
+        if len(body) <= limit:
+            return body
+    problems = len(_problems(report))
+    rows = problems
+    while rows > 0:
+        rows = rows * 3 // 4
+        body = compose(report, ctx, Shape(metadata=False, details=False, rows=rows))
+        if len(body) <= limit:
+            return body
+    return body[:limit]
+
+
+def is_clean(report: Report) -> bool:
+    """No errors and no warnings (notes alone do not need a reviewer)."""
+    return not _problems(report)
+
+
+def compose(report: Report, ctx: RenderContext, shape: Shape) -> str:
+    """The comment for one shape; `render` picks the largest shape that fits."""
+    parts = [MARKER]
+    if is_clean(report):
+        parts.append(CLEAN_MARKER)
+    parts += [f"### {s.text(ctx.title, 120)}", "", verdict_line(report, ctx), ""]
+    parts += problems_table(report, ctx, shape.rows)
+    parts += scope_section(report, ctx)
+    if shape.details:
+        parts += notes_section(report, ctx)
+    if shape.metadata:
+        parts += metadata_section(report, ctx)
+    parts.append(footer(report, ctx, shape))
+    return "\n".join(parts) + "\n"
+
+
+def verdict_line(report: Report, ctx: RenderContext) -> str:
+    """One line: what was checked and how it went, with counts by severity."""
+    scope = "changed entr" if ctx.changed_only else "entr"
+    entries = len(report.entries)
+    checked = f"{entries} {scope}{'y' if entries == 1 else 'ies'}"
+    counts = " · ".join(
+        f"{report.count(sev)} {PLURAL[sev] if report.count(sev) != 1 else PLURAL[sev][:-1]}"
+        for sev in Severity
+    )
+    if report.count(Severity.ERROR):
+        return f"**❌ Changes needed** in {checked}: {counts}."
+    if report.count(Severity.WARNING):
+        return f"**⚠️ Please review** {checked}: {counts}."
+    return f"**✅ No problems found** in {checked}: {counts}."
+
+
+def _problems(report: Report) -> list[Finding]:
+    """Errors then warnings, each in source order."""
+    found = [f for f in report.findings if f.severity is not Severity.INFO]
+    return sorted(found, key=lambda f: (-f.severity.rank, f.source, f.code))
+
+
+def problems_table(report: Report, ctx: RenderContext, rows: int | None) -> list[str]:
+    """The table of errors and warnings (at most `rows`, then "… N more")."""
+    problems = _problems(report)
+    if not problems:
+        return []
+    shown = problems if rows is None else problems[:rows]
+    titles = _titles(report)
+    out = ["| | Entry | What is wrong | Suggested fix |", "| --- | --- | --- | --- |"]
+    out += [_finding_row(f, ctx, titles.get(f.source, "")) for f in shown]
+    if len(shown) < len(problems):
+        out.append(f"| | … {len(problems) - len(shown)} more | | |")
+    return [*out, ""]
+
+
+def _finding_row(finding: Finding, ctx: RenderContext, title: str) -> str:
+    """One table row: severity and code, linked entry, message with evidence, suggestion."""
+    what = s.text(finding.message)
+    if finding.evidence:
+        what += f"<br>“{s.text(finding.evidence, 200)}”"
+    fix = s.code(finding.suggestion, 300) if finding.suggestion else ""
+    sev = f"{ICON[finding.severity]} {s.code(finding.code)}"
+    entry = entry_cell(finding.source.file, finding.source.line, title, ctx)
+    return f"| {sev} | {entry} | {what} | {fix} |"
+
+
+def entry_cell(file: str, line: int, title: str, ctx: RenderContext) -> str:
+    """file:line linked to the PR head blob, then the entry's title."""
+    where = s.text(f"{file}:{line}" if line > 0 else file, 120)
+    cell = s.link(where, ctx.blob_url(file, line))
+    return f"{cell}<br>{s.text(title, 120)}" if title else cell
+
+
+def _titles(report: Report) -> dict[Any, str]:
+    """Entry title by source location, to name the entry a finding is about."""
+    return {r.entry.source: r.entry.title for r in report.entries}
+
+
+def scope_section(report: Report, ctx: RenderContext) -> list[str]:
+    """Entries the scope rules did not simply include, with the evidence quoted."""
+    held = [r for r in report.entries if r.verdict not in (None, Verdict.INCLUDE)]
+    if not held:
+        return []
+    out = ["**Scope**", "", "| Entry | Verdict | Evidence |", "| --- | --- | --- |"]
+    for result in held:
+        src = result.entry.source
+        cell = entry_cell(src.file, src.line, result.entry.title, ctx)
+        verdict = s.text(result.verdict.value if result.verdict else "")
+        out.append(f"| {cell} | **{verdict}** | {scope_evidence(result.scope)} |")
+    return [*out, ""]
+
+
+def scope_evidence(scope: Mapping[str, Any]) -> str:
+    """The rule and the quoted evidence from a scope decision (tolerant of missing keys)."""
+    rule = scope.get("rule") or scope.get("rule_id") or ""
+    quote = scope.get("evidence") or scope.get("reason") or scope.get("quote") or ""
+    if isinstance(quote, (list, tuple)):
+        quote = " … ".join(str(q) for q in quote)
+    parts = [s.code(rule, 80)] if rule else []
+    if quote:
+        parts.append(f"“{s.text(quote, 300)}”")
+    return " ".join(parts)
+
+
+def notes_section(report: Report, ctx: RenderContext) -> list[str]:
+    """Info findings and run notes, folded in a <details> block."""
+    infos = [f for f in report.findings if f.severity is Severity.INFO]
+    if not infos and not report.notes:
+        return []
+    count = len(infos) + len(report.notes)
+    out = ["<details>", f"<summary>{count} note{'s' if count != 1 else ''}</summary>", ""]
+    titles = _titles(report)
+    if infos:
+        out += ["| | Entry | Note | Suggestion |", "| --- | --- | --- | --- |"]
+        out += [_finding_row(f, ctx, titles.get(f.source, "")) for f in infos]
+        out.append("")
+    out += [f"- {s.text(note)}" for note in report.notes]
+    return [*out, "", "</details>", ""]
+
+
+METADATA_HEAD = (
+    "| Entry | arXiv ID | v1 date | Category | Stars | Forks | Licence | Last push |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+)
+
+
+def metadata_section(report: Report, ctx: RenderContext) -> list[str]:
+    """A table of what the services said about each entry, folded in a <details> block."""
+    rows = [row for r in report.entries if (row := metadata_row(r, ctx))]
+    if not rows:
+        return []
+    head = f"<summary>Metadata of {len(rows)} entr{'y' if len(rows) == 1 else 'ies'}</summary>"
+    return ["<details>", head, "", *METADATA_HEAD, *rows, "", "</details>", ""]
+
+
+def metadata_row(result: EntryResult, ctx: RenderContext) -> str:
+    """One metadata row, or "" when no service answered for this entry."""
+    paper = _meta(result.metadata, "arxiv:")
+    repo = _meta(result.metadata, "github:")
+    if not paper and not repo:
+        return ""
+    src = result.entry.source
+    cells = [
+        entry_cell(src.file, src.line, result.entry.title, ctx),
+        s.code(paper.get("id", ""), 40),
+        s.text(str(paper.get("published", ""))[:10], 10),
+        s.code(paper.get("primary_category", ""), 30),
+        _number(repo.get("stars")),
+        _number(repo.get("forks")),
+        s.text(repo.get("license") or ("—" if repo else ""), 40),
+        s.text(str(repo.get("pushed_at") or "")[:10], 10)
+        + (" (archived)" if repo.get("archived") else ""),
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _meta(metadata: Mapping[str, Any], prefix: str) -> Mapping[str, Any]:
+    """The first metadata dict whose subject starts with `prefix`, else {}."""
+    for subject, meta in metadata.items():
+        if str(subject).startswith(prefix) and isinstance(meta, Mapping):
+            return meta
+    return {}
+
+
+def _number(value: object) -> str:
+    """An integer with thousands separators; anything else as inert text."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return s.text(value if value is not None else "", 20)
+
+
+def footer(report: Report, ctx: RenderContext, shape: Shape) -> str:
+    """Request counts and time; where the full report is when this one was shortened."""
+    req = report.requests
+    counts: Iterable[str] = (
+        f"arXiv {req.arxiv}",
+        f"GitHub GraphQL {req.github_graphql}",
+        f"GitHub REST {req.github_rest}",
+        f"web {req.web}",
+        f"cache hits {req.cache_hits}",
+    )
+    line = f"<sub>Requests: {' · '.join(counts)} · {report.elapsed:.1f} s"
+    if ctx.run_url:
+        line += " · " + s.link("workflow run", ctx.run_url)
+    line += "</sub>"
+    if shape.shortened:
+        where = (
+            s.link("the workflow run's artifacts", ctx.run_url)
+            if ctx.run_url
+            else ("the workflow run's artifacts")
+        )
+        note = f"> [!NOTE]\n> This report was shortened to fit; the full report is in {where}."
+        line = f"{note}\n\n{line}"
+    return line
