@@ -1,0 +1,278 @@
+"""The arXiv resolver: every arXiv ID of a run in `id_list` batches, paced, retried and cached.
+
+Requests go through the arxiv package (`arxiv.Client`, `arxiv.Search`), whose HTTP session
+is replaced by `_Transport`: one httpx connection that waits `arxiv_delay` between calls,
+bounds each call by `timeout` and the service budget, counts what it sends, and refuses any
+answer that is not a complete feed, so an outage ends as Unverified and never as NotFound.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import arxiv
+import httpx
+
+from curator import __version__
+from curator.model import Service
+from curator.normalize import parse_arxiv_id
+from curator.options import Options
+from curator.resolvers.arxiv_atom import FeedError, check_feed, metadata, rejected_ids
+from curator.resolvers.cache import Cache
+from curator.resolvers.http import (
+    TRANSIENT_ERRORS,
+    Budget,
+    Pacer,
+    RetryableError,
+    call_with_retries,
+    read_body,
+    status_error,
+)
+from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unverified
+
+SERVICE = "arxiv"
+PREFIX = "arxiv:"
+ATTEMPTS = 5
+
+
+class _Rejected(Exception):
+    """arXiv answered 400: some ID of the batch is malformed in its eyes."""
+
+    def __init__(self, ids: list[str], message: str) -> None:
+        super().__init__(message)
+        self.ids = ids
+        self.message = message
+
+
+class _Unusable(Exception):
+    """An answer no retry will fix (403, 406, a bad endpoint): give up on arXiv for this run."""
+
+
+class _Reply:
+    """The two fields of a requests.Response that `arxiv.Client` reads."""
+
+    def __init__(self, status_code: int, content: bytes) -> None:
+        self.status_code = status_code
+        self.content = content
+
+
+class _Transport:
+    """Stands in for the requests.Session of `arxiv.Client` (it only calls `get`)."""
+
+    def __init__(self, http: httpx.Client, pacer: Pacer, counter: Counter, timeout: float) -> None:
+        self.http = http
+        self.pacer = pacer
+        self.counter = counter
+        self.timeout = timeout
+        self.budget = Budget(0.0)
+
+    def get(self, url: str, headers: Mapping[str, str] | None = None, **_: Any) -> _Reply:
+        """Send one paced GET and return it only when it is a complete 200 feed."""
+        self.pacer.wait()
+        timeout = min(self.timeout, self.budget.remaining())
+        if timeout <= 0:
+            raise RetryableError("arXiv time budget exhausted")
+        agent = f"curator/{__version__} ({(headers or {}).get('user-agent', 'arxiv.py')})"
+        sent = {"User-Agent": agent, "Accept": "application/atom+xml"}
+        try:
+            status, answer_headers, body = self._send(url, sent, timeout)
+        finally:
+            self.pacer.finished()
+        return _judge(status, answer_headers, body)
+
+    def _send(
+        self, url: str, headers: dict[str, str], timeout: float
+    ) -> tuple[int, httpx.Headers, bytes]:
+        """Status, headers and body of one GET; RetryableError for transport failures."""
+        deadline = time.monotonic() + timeout
+        try:
+            with self.http.stream("GET", url, headers=headers, timeout=timeout) as response:
+                self.counter.add(SERVICE)
+                return response.status_code, response.headers, read_body(response, deadline)
+        except httpx.ConnectError as exc:
+            # Nothing reached arXiv, so nothing is counted.
+            raise RetryableError(f"cannot connect: {exc}") from None
+        except TRANSIENT_ERRORS as exc:
+            self.counter.add(SERVICE)
+            raise RetryableError(f"{type(exc).__name__}: {exc}".rstrip(": ")) from None
+        except httpx.HTTPError as exc:
+            raise _Unusable(f"{type(exc).__name__}: {exc}") from None
+
+
+def _judge(status: int, headers: httpx.Headers, body: bytes) -> _Reply:
+    """The reply for a complete 200 feed; the matching exception for anything else."""
+    if status == 200:
+        try:
+            check_feed(body)
+        except FeedError as exc:
+            raise RetryableError(str(exc)) from None
+        return _Reply(status, body)
+    if status == 400:
+        raise _Rejected(*rejected_ids(body))
+    failure = status_error(status, headers)
+    if failure is not None:
+        raise failure
+    raise _Unusable(f"HTTP {status}")
+
+
+class ArxivResolver:
+    """Resolves `arxiv:<id>` subjects to Found / NotFound / Unverified (see module doc)."""
+
+    service = Service.ARXIV
+
+    def __init__(
+        self,
+        options: Options,
+        cache: Cache,
+        counter: Counter,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.options = options
+        self.cache = cache
+        self.counter = counter
+        self.sleep = sleep
+        self.notes: list[str] = []
+        self._pacer = Pacer(options.arxiv_delay, sleep=sleep)
+
+    def handles(self, subject: str) -> bool:
+        """True for `arxiv:` subjects."""
+        return subject.startswith(PREFIX)
+
+    def resolve(self, subjects: Sequence[str]) -> dict[str, Outcome]:
+        """An outcome for every subject: cache first, then one request per batch."""
+        out: dict[str, Outcome] = {}
+        asked: dict[str, str] = {}  # base ID -> subject
+        for subject in dict.fromkeys(subjects):
+            parsed = parse_arxiv_id(subject[len(PREFIX) :]) if self.handles(subject) else None
+            if parsed is None:
+                out[subject] = Unverified(subject, "not a well-formed arXiv identifier; not asked")
+            else:
+                asked[parsed.base] = subject
+        out.update(self._from_cache(asked))
+        missing = [base for base, subject in asked.items() if subject not in out]
+        if missing:
+            out.update(self._fetch(missing, asked))
+        return out
+
+    def _from_cache(self, asked: Mapping[str, str]) -> dict[str, Outcome]:
+        """Fresh cached answers (any cached answer when offline); offline misses: Unverified."""
+        out: dict[str, Outcome] = {}
+        subjects = list(asked.values())
+        items = {} if self.options.no_cache else self.cache.get_many(SERVICE, subjects)
+        now = self.cache.clock()
+        for subject in subjects:
+            item = items.get(subject)
+            if item is not None and (
+                self.options.offline or item.age(now) <= self.options.ttl_arxiv
+            ):
+                self.counter.add("cache_hits")
+                out[subject] = Found(subject, item.value)
+            elif self.options.offline:
+                out[subject] = Unverified(subject, "offline: not in the cache")
+        return out
+
+    def _fetch(self, bases: list[str], asked: Mapping[str, str]) -> dict[str, Outcome]:
+        """Ask arXiv about `bases` in batches over one paced connection."""
+        size = max(1, self.options.arxiv_batch_size)
+        budget = Budget(self.options.service_budget)
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        with httpx.Client(limits=limits, follow_redirects=True, trust_env=False) as http:
+            transport = _Transport(http, self._pacer, self.counter, self.options.timeout)
+            transport.budget = budget
+            client = self._client(transport, size)
+            batches = deque(bases[i : i + size] for i in range(0, len(bases), size))
+            return self._run_batches(client, batches, budget, asked)
+
+    def _client(self, transport: _Transport, size: int) -> Any:
+        """An arxiv.Client aimed at the configured endpoint, sending through `transport`."""
+        # The client's own retries and delay stay off: tenacity and the pacer do both.
+        client = arxiv.Client(page_size=size, delay_seconds=0, num_retries=0)
+        url = self.options.arxiv_api_url.replace("{", "{{").replace("}", "}}")
+        client.query_url_format = url + ("&{}" if "?" in url else "?{}")
+        client._session.close()
+        client._session = transport
+        return client
+
+    def _run_batches(
+        self, client: Any, batches: deque[list[str]], budget: Budget, asked: Mapping[str, str]
+    ) -> dict[str, Outcome]:
+        """Work through the batches; after an outage the rest are Unverified, not asked."""
+        out: dict[str, Outcome] = {}
+        failure = ""
+        while batches:
+            batch = batches.popleft()
+            if failure:
+                out.update({asked[b]: Unverified(asked[b], failure) for b in batch})
+                continue
+            try:
+                found = self._ask(client, batch, budget)
+            except (RetryableError, _Unusable) as exc:
+                failure = f"arXiv unavailable: {exc}"
+                self.notes.append(f"{failure} ({len(batch)} IDs in the failing batch)")
+                out.update({asked[b]: Unverified(asked[b], failure) for b in batch})
+                continue
+            except _Rejected as exc:
+                out.update(self._split(batch, exc, batches, asked))
+                continue
+            out.update(self._record(batch, found, asked))
+        return out
+
+    def _ask(self, client: Any, batch: list[str], budget: Budget) -> dict[str, dict[str, Any]]:
+        """Metadata by base ID for one batch (one request, plus retries)."""
+
+        def once() -> dict[str, dict[str, Any]]:
+            search = arxiv.Search(id_list=batch, max_results=len(batch))
+            try:
+                results = list(client.results(search))
+            except (ValueError, arxiv.ArxivError) as exc:
+                raise RetryableError(f"unreadable answer: {exc}") from None
+            metas = (metadata(r) for r in results)
+            return {m["id"]: m for m in metas if m is not None}
+
+        base = max(self.options.arxiv_delay, 0.1)
+        cap = self.options.rate_limit_wait
+        return call_with_retries(
+            once, budget, base=base, cap=cap, attempts=ATTEMPTS, sleep=self.sleep
+        )
+
+    def _split(
+        self, batch: list[str], exc: _Rejected, batches: deque[list[str]], asked: Mapping[str, str]
+    ) -> dict[str, Outcome]:
+        """Set aside the IDs a 400 names (or halve the batch) and queue the rest again."""
+        bad = [b for b in batch if b in exc.ids or any(i.startswith(b + "v") for i in exc.ids)]
+        if not bad and len(batch) == 1:
+            bad = batch
+        out: dict[str, Outcome] = {
+            asked[b]: NotFound(asked[b], f"arXiv rejected the identifier: {exc.message}")
+            for b in bad
+        }
+        rest = [b for b in batch if b not in bad]
+        if bad:
+            if rest:
+                batches.appendleft(rest)
+        else:
+            half = len(rest) // 2
+            batches.extendleft([rest[half:], rest[:half]])
+        return out
+
+    def _record(
+        self, batch: list[str], found: Mapping[str, dict[str, Any]], asked: Mapping[str, str]
+    ) -> dict[str, Outcome]:
+        """Outcomes of one answered batch; only the papers found are cached."""
+        out: dict[str, Outcome] = {}
+        rows: list[tuple[str, dict[str, Any], str]] = []
+        for base in batch:
+            subject = asked[base]
+            meta = found.get(base)
+            if meta is None:
+                out[subject] = NotFound(subject, "arXiv has no paper with this identifier")
+            else:
+                out[subject] = Found(subject, meta)
+                rows.append((subject, meta, ""))
+        if not self.options.no_cache:
+            self.cache.put_many(SERVICE, rows)
+        return out

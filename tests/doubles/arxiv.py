@@ -1,0 +1,206 @@
+"""A loopback arXiv export API (`/api/query`) speaking the current Atom format.
+
+Built from the recordings in /work/shared/api-samples/arxiv/: namespaces declared once on
+<feed>, `arXiv Query: ...` title, entry element order `id, title, updated, link, link,
+summary, category*, published, arxiv:comment?, arxiv:primary_category, arxiv:journal_ref?,
+author*, arxiv:doi?, link(doi)?`, entry id `http://arxiv.org/abs/<id>v<N>`, unknown IDs
+silently dropped from a 200 feed, a malformed ID answered with HTTP 400 and an Error entry.
+
+Faults are queued with `fail(...)` and consumed one per request, in order.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape, quoteattr
+
+from tests.doubles.server import LoopbackServer, Reply, Request
+
+NOW = "2026-04-12T22:09:36Z"
+_WELL_FORMED = re.compile(r"^(?:\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
+ATOM_TYPE = "application/atom+xml; charset=utf-8"
+
+
+@dataclass
+class Paper:
+    """One paper the double knows: latest version and v1 date, as arXiv would report them."""
+
+    id: str
+    title: str
+    version: int = 1
+    abstract: str = "We study memory for large language models."
+    authors: tuple[str, ...] = ("Ada Lovelace",)
+    published: str = "2023-05-17T17:59:46Z"
+    updated: str = ""
+    categories: tuple[str, ...] = ("cs.CL",)
+    comment: str = ""
+    journal_ref: str = ""
+    doi: str = ""
+
+    def entry_xml(self) -> str:
+        """The <entry> element, in the recordings' element order and indentation."""
+        vid = f"{self.id}v{self.version}"
+        parts = [
+            "  <entry>",
+            f"    <id>http://arxiv.org/abs/{vid}</id>",
+            f"    <title>{escape(self.title)}</title>",
+            f"    <updated>{self.updated or self.published}</updated>",
+            f'    <link href="https://arxiv.org/abs/{vid}" rel="alternate" type="text/html"/>',
+            f'    <link href="https://arxiv.org/pdf/{vid}" rel="related" '
+            'type="application/pdf" title="pdf"/>',
+            f"    <summary>{escape(self.abstract)}</summary>",
+        ]
+        parts += [
+            f'    <category term="{c}" scheme="http://arxiv.org/schemas/atom"/>'
+            for c in self.categories
+        ]
+        parts.append(f"    <published>{self.published}</published>")
+        if self.comment:
+            parts.append(f"    <arxiv:comment>{escape(self.comment)}</arxiv:comment>")
+        parts.append(f'    <arxiv:primary_category term="{self.categories[0]}"/>')
+        if self.journal_ref:
+            parts.append(f"    <arxiv:journal_ref>{escape(self.journal_ref)}</arxiv:journal_ref>")
+        for name in self.authors:
+            parts += ["    <author>", f"      <name>{escape(name)}</name>", "    </author>"]
+        if self.doi:
+            parts.append(f"    <arxiv:doi>{escape(self.doi)}</arxiv:doi>")
+            parts.append(
+                f'    <link rel="related" href={quoteattr("https://doi.org/" + self.doi)} '
+                'title="doi"/>'
+            )
+        parts.append("  </entry>")
+        return "\n".join(parts)
+
+
+def feed_xml(query: str, entries: list[str], per_page: int) -> str:
+    """A current-format feed: header elements as recorded, then the entries."""
+    head = [
+        "<?xml version='1.0' encoding='UTF-8'?>",
+        '<feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" '
+        'xmlns:arxiv="http://arxiv.org/schemas/atom" xmlns="http://www.w3.org/2005/Atom">',
+        "  <id>https://arxiv.org/api/qFNnN3Zc8bA02fouemuGZq2J4Tg</id>",
+        f"  <title>arXiv Query: {escape(query)}</title>",
+        f"  <updated>{NOW}</updated>",
+        f"  <link href={quoteattr('https://arxiv.org/api/query?' + query)} "
+        'type="application/atom+xml"/>',
+        f"  <opensearch:itemsPerPage>{per_page}</opensearch:itemsPerPage>",
+        f"  <opensearch:totalResults>{len(entries)}</opensearch:totalResults>",
+        "  <opensearch:startIndex>0</opensearch:startIndex>",
+    ]
+    return "\n".join([*head, *entries, "</feed>"]) + "\n"
+
+
+def error_xml(bad: str) -> str:
+    """The 400 Error feed of id_list_malformed_abc_error_400.xml for ID `bad`."""
+    anchor = f"https://arxiv.org/api/errors#incorrect_id_format_for_{bad}"
+    return "\n".join(
+        [
+            "<?xml version='1.0' encoding='UTF-8'?>",
+            '<feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" '
+            'xmlns:arxiv="http://arxiv.org/schemas/atom" xmlns="http://www.w3.org/2005/Atom">',
+            "  <id>https://arxiv.org/</id>",
+            "  <title>arXiv Search Results</title>",
+            f"  <updated>{NOW}</updated>",
+            "  <opensearch:itemsPerPage>1</opensearch:itemsPerPage>",
+            "  <opensearch:totalResults>1</opensearch:totalResults>",
+            "  <opensearch:startIndex>0</opensearch:startIndex>",
+            "  <entry>",
+            f"    <id>{escape(anchor)}</id>",
+            "    <title>Error</title>",
+            f"    <updated>{NOW}</updated>",
+            f'    <link href="{escape(anchor)}" rel="alternate" type="text/html"/>',
+            f"    <summary>incorrect id format for {escape(bad)}</summary>",
+            "    <author>",
+            "      <name>arXiv api core</name>",
+            "    </author>",
+            "  </entry>",
+            "</feed>",
+            "",
+        ]
+    )
+
+
+@dataclass
+class ArxivDouble:
+    """The fake service: `papers` by base ID, `rejected` IDs answered 400, queued faults."""
+
+    papers: dict[str, Paper] = field(default_factory=dict)
+    rejected: set[str] = field(default_factory=set)
+    faults: list[str] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def install(self, server: LoopbackServer) -> str:
+        """Route /api/query on `server`; returns the endpoint URL for CURATOR_ARXIV_API_URL."""
+        server.route("GET", "/api/query", self.handle)
+        self.server = server
+        return server.url + "/api/query"
+
+    def fail(self, *kinds: str) -> None:
+        """Queue faults for the next requests: `503`, `429`, `429:<retry-after>`,
+        `503:<retry-after>`, `rate-exceeded`, `blank`, `truncated`, `slow:<seconds>`,
+        `drip`, `reset`, `html`."""
+        with self._lock:
+            self.faults.extend(kinds)
+
+    def requests(self) -> list[Request]:
+        """Requests received at /api/query."""
+        return self.server.received("/api/query")
+
+    def gaps(self) -> list[float]:
+        """Seconds between consecutive requests' arrival."""
+        times = [r.at for r in self.requests()]
+        return [b - a for a, b in itertools.pairwise(times)]
+
+    def asked_ids(self) -> list[list[str]]:
+        """The id_list of every request, split."""
+        return [r.query.get("id_list", [""])[0].split(",") for r in self.requests()]
+
+    def handle(self, req: Request) -> Reply:
+        """Answer one query: a fault if one is queued, else the feed."""
+        with self._lock:
+            fault = self.faults.pop(0) if self.faults else ""
+        if fault and not fault.startswith("slow"):
+            return _fault_reply(fault, self._answer(req))
+        reply = self._answer(req)
+        if fault:
+            reply.delay = float(fault.split(":", 1)[1])
+        return reply
+
+    def _answer(self, req: Request) -> Reply:
+        """The real answer: 400 for a malformed ID, else a feed of the known papers."""
+        ids = [i for i in req.query.get("id_list", [""])[0].split(",") if i]
+        for raw in ids:
+            if raw in self.rejected or not _WELL_FORMED.match(raw):
+                return Reply(400, {"Content-Type": ATOM_TYPE}, error_xml(raw).encode())
+        per_page = int(req.query.get("max_results", ["10"])[0])
+        entries = [self.papers[i].entry_xml() for i in ids if i in self.papers][:per_page]
+        query = (
+            f"search_query={req.query.get('search_query', [''])[0]}&id_list={','.join(ids)}"
+            f"&start=0&max_results={per_page}"
+        )
+        body = feed_xml(query, entries, per_page).encode()
+        return Reply(200, {"Content-Type": ATOM_TYPE}, body)
+
+
+def _fault_reply(fault: str, real: Reply) -> Reply:
+    """The reply for one injected fault (`real` is what arXiv would have said)."""
+    kind, _, arg = fault.partition(":")
+    headers = {"Retry-After": arg} if arg else {}
+    if kind in {"503", "429", "500", "502"}:
+        return Reply(int(kind), {"Content-Type": "text/plain", **headers}, b"Rate exceeded.")
+    if kind == "rate-exceeded":
+        return Reply(200, {"Content-Type": "text/plain"}, b"Rate exceeded.")
+    if kind == "blank":
+        return Reply(200, {"Content-Type": ATOM_TYPE}, b"")
+    if kind == "truncated":
+        return Reply(200, real.headers, real.body[: len(real.body) * 2 // 3])
+    if kind == "html":
+        return Reply(403, {"Content-Type": "text/html"}, b"<html><h1>Access Denied</h1></html>")
+    if kind == "drip":
+        return Reply(200, real.headers, real.body, drip=0.05)
+    if kind == "reset":
+        return Reply(reset=True)
+    raise ValueError(f"unknown fault {fault!r}")
