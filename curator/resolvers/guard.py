@@ -196,7 +196,10 @@ def check_url(
     `allowed_hosts` / `allowed_addresses` (IPs or CIDR networks) pass the address rules;
     scheme, credential and homograph rules hold for every host.
     """
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError as exc:
+        return f"malformed URL: {exc}"
     reason = _shape_reason(parts)
     if reason:
         return reason
@@ -204,9 +207,9 @@ def check_url(
     target = homograph_target(host, protected)
     if target:
         return f"internationalised host {host!r} imitates {target}"
-    if allow_private or host.removesuffix(".") in {h.lower() for h in allowed_hosts}:
+    if host.removesuffix(".") in {h.lower() for h in allowed_hosts}:
         return None
-    return _host_reason(host, allowed_addresses)
+    return _host_reason(host, allow_private, allowed_addresses)
 
 
 def _shape_reason(parts: SplitResult) -> str | None:
@@ -227,20 +230,23 @@ def _shape_reason(parts: SplitResult) -> str | None:
     return None
 
 
-def _host_reason(host: str, allowed_addresses: Iterable[str]) -> str | None:
-    """Loopback/metadata names and numeric hosts that spell a refused address."""
+def _host_reason(host: str, allow_private: bool, allowed_addresses: Iterable[str]) -> str | None:
+    """Loopback/metadata names, odd numeric spellings, and hosts that spell a refused address."""
     name = host.removesuffix(".")
-    if name in LOOPBACK_NAMES or name.endswith(".localhost"):
-        return f"loopback host name {host!r}"
     if name in METADATA_NAMES:
         return f"cloud metadata host name {host!r}"
     spelled = parse_host_address(host)
     if isinstance(spelled, str):
         return spelled
-    if spelled is None:
-        return None
-    reason = address_reason(spelled, False, allowed_addresses)
-    return f"{reason} (written {host!r})" if reason else None
+    if isinstance(spelled, ipaddress.IPv4Address) and host != str(spelled):
+        # Short, hex, octal or integer forms only serve to slip past filters.
+        return f"unusual spelling {host!r} of the address {spelled}"
+    if spelled is not None:
+        reason = address_reason(spelled, allow_private, allowed_addresses)
+        return f"{reason} (written {host!r})" if reason else None
+    if not allow_private and (name in LOOPBACK_NAMES or name.endswith(".localhost")):
+        return f"loopback host name {host!r}"
+    return None
 
 
 def address_reason(

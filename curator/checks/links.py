@@ -1,0 +1,70 @@
+"""Web-link findings: broken, permanently redirected, unverified or blocked links (pure)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from curator.checks.interface import CheckContext
+from curator.checks.link_rules import LinkRules
+from curator.model import Entry, Finding, Service
+from curator.resolvers.interface import Blocked, Moved, NotFound, Outcome, Unverified
+
+
+def check_links(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:
+    """One finding per web link of `entry` that is not simply reachable."""
+    rules = ctx.rules.get("links")
+    findings: list[Finding] = []
+    seen: set[str] = set()
+    for link in entry.links:
+        if link.service is not Service.WEB or link.subject in seen:
+            continue
+        seen.add(link.subject)
+        if isinstance(rules, LinkRules) and rules.ignores(link.subject):
+            continue
+        outcome = outcomes.get(link.subject)
+        finding = _finding(entry, link.role, outcome, ctx) if outcome is not None else None
+        if finding is not None:
+            findings.append(finding)
+    return findings
+
+
+def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Finding | None:
+    """The finding for one link outcome; None when the link is fine."""
+    what = f"{role} link" if role else "link"
+    subject, source = outcome.subject, entry.source
+    if isinstance(outcome, Moved):
+        return ctx.finding(
+            "link-redirect", subject, source,
+            f"{what} permanently redirects to {outcome.new_url}",
+            evidence=hop_chain(outcome.meta), suggestion=outcome.new_url,
+        )  # fmt: skip
+    if isinstance(outcome, NotFound):
+        return ctx.finding(
+            "link-broken", subject, source, f"{what} is broken: {outcome.reason}",
+            evidence=hop_chain(outcome.meta) or outcome.reason,
+        )  # fmt: skip
+    if isinstance(outcome, Unverified):
+        return ctx.finding(
+            "link-unverified", subject, source,
+            f"{what} could not be verified: {outcome.reason}", evidence=outcome.reason,
+        )  # fmt: skip
+    if isinstance(outcome, Blocked):
+        return ctx.finding(
+            "link-blocked", subject, source,
+            f"{what} was not checked: {outcome.reason}", evidence=outcome.reason,
+        )  # fmt: skip
+    return None
+
+
+def hop_chain(meta: Mapping[str, Any]) -> str:
+    """The redirect chain of an outcome as `301 http://a -> 200 https://b`, or ""."""
+    chain = meta.get("chain")
+    if not isinstance(chain, Sequence) or isinstance(chain, str):
+        return ""
+    hops = [
+        f"{hop[0]} {hop[1]}"
+        for hop in chain
+        if isinstance(hop, Sequence) and not isinstance(hop, str) and len(hop) == 2
+    ]
+    return " -> ".join(hops)

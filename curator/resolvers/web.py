@@ -1,0 +1,461 @@
+"""Web links: HEAD (GET when refused) every other URL, following redirects hop by hop.
+
+Each hop passes the SSRF guard twice: the URL text (`guard.check_url`), then every address
+its host resolves to. The host is resolved once and the request goes to that checked
+address (pinned), with the real Host header and TLS server name, so DNS rebinding cannot
+swap the target in between. Requests share a global limit, a per-host limit and per-host
+spacing, and the whole service a time budget. Found and Moved answers are cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import ssl
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+import httpx
+
+from curator.checks.link_rules import LinkRules
+from curator.model import Service
+from curator.options import Options
+from curator.resolvers.cache import Cache, CacheItem
+from curator.resolvers.guard import address_reason, check_url, parse_host_address
+from curator.resolvers.interface import (
+    Blocked,
+    Counter,
+    Found,
+    Moved,
+    NotFound,
+    Outcome,
+    Unverified,
+)
+
+#: (host, port) -> addresses, as socket.getaddrinfo would give; tests pass their own.
+Lookup = Callable[[str, int], list[str]]
+
+MAX_HOPS = 10
+PERMANENT = frozenset({301, 308})
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+#: Answers to HEAD that often mean "this server does not do HEAD": ask again with GET.
+HEAD_REFUSED = frozenset({400, 403, 405, 406, 501})
+GONE = frozenset({404, 410})
+ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+# getaddrinfo errors that mean the name does not exist (others are temporary).
+_NO_SUCH_NAME = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
+
+
+def user_agent() -> str:
+    """The honest User-Agent: curator/<version> (+link checker)."""
+    try:
+        version = metadata.version("curator")
+    except metadata.PackageNotFoundError:
+        version = "0"
+    return f"curator/{version} (+link checker)"
+
+
+def system_lookup(host: str, port: int) -> list[str]:
+    """The addresses of `host` from the system resolver, IPv4 first (CI often lacks IPv6)."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    addresses = dict.fromkeys(str(info[4][0]).split("%", 1)[0] for info in infos)
+    return sorted(addresses, key=lambda a: ":" in a)
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One response on the way: its status and the URL that gave it."""
+
+    status: int
+    url: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one HTTP exchange said, body unread."""
+
+    status: int
+    location: str = ""
+    retry_after: str = ""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A hop that got no usable answer: kind is blocked, broken or unverified."""
+
+    kind: str
+    reason: str
+
+    def outcome(self, subject: str, chain: Sequence[Hop], url: str) -> Outcome:
+        """The subject's outcome when this failure happened at `url` after `chain`."""
+        reason = self.reason if not chain else f"{self.reason} (after redirect to {url})"
+        if self.kind == "blocked":
+            return Blocked(subject, reason)
+        if self.kind == "broken":
+            return NotFound(subject, reason, _meta(chain, url) if chain else {})
+        return Unverified(subject, reason)
+
+
+def _meta(chain: Sequence[Hop], final_url: str) -> dict[str, Any]:
+    """JSON metadata of a checked link: last status, final URL and the hop chain."""
+    return {
+        "http_status": chain[-1].status if chain else 0,
+        "final_url": final_url,
+        "chain": [[hop.status, hop.url] for hop in chain],
+    }
+
+
+def final_outcome(
+    subject: str, chain: Sequence[Hop], rules: LinkRules, retry_after: str = ""
+) -> Outcome:
+    """The outcome of a subject whose last response (not a redirect) ends `chain`."""
+    status, url = chain[-1].status, chain[-1].url
+    meta = _meta(chain, url)
+    if 200 <= status < 400:
+        return _found_or_moved(subject, chain, meta)
+    if status in GONE:
+        return NotFound(subject, f"HTTP {status}", meta)
+    walled = next((h.url for h in chain if rules.is_bot_walled(httpx.URL(h.url).host)), "")
+    if walled:
+        return Unverified(subject, f"HTTP {status} from a bot-walled host ({walled})")
+    if status == 429:
+        wait = f", Retry-After: {retry_after}" if retry_after else ""
+        return Unverified(subject, f"rate limited (HTTP 429{wait})")
+    if status >= 500 or status == 408 or status < 200:
+        return Unverified(subject, f"HTTP {status}")
+    return NotFound(subject, f"HTTP {status}", meta)
+
+
+def _found_or_moved(subject: str, chain: Sequence[Hop], meta: dict[str, Any]) -> Outcome:
+    """Moved to where the leading permanent redirects end; temporary ones stay Found."""
+    stop = 0
+    while stop < len(chain) - 1 and chain[stop].status in PERMANENT:
+        stop += 1
+    if stop == 0:
+        return Found(subject, meta)
+    return Moved(subject, chain[stop].url, meta)
+
+
+def _tls_failure(exc: BaseException) -> bool:
+    """True when a connection error came from TLS (bad certificate, handshake)."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return False
+        if isinstance(seen, ssl.SSLError) or "CERTIFICATE_VERIFY_FAILED" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+class WebResolver:
+    """Checks every http(s) link subject; an outcome for each, Blocked for refused ones."""
+
+    service = Service.WEB
+
+    def __init__(
+        self,
+        options: Options,
+        cache: Cache,
+        counter: Counter,
+        rules: LinkRules,
+        *,
+        lookup: Lookup = system_lookup,
+    ) -> None:
+        self.options = options
+        self.cache = cache
+        self.counter = counter
+        self.rules = rules
+        self.lookup = lookup
+
+    def handles(self, subject: str) -> bool:
+        """True for URL subjects that are not ignored (not arxiv: or github: ones)."""
+        if subject.startswith(("arxiv:", "github:")):
+            return False
+        return not self.rules.ignores(subject)
+
+    def guard(self, url: str) -> str | None:
+        """Why the URL's text alone forbids fetching it, under these options and rules."""
+        return check_url(
+            url,
+            self.options.allow_private_hosts,
+            allowed_hosts=self.rules.allowed_hosts,
+            allowed_addresses=self.rules.allowed_addresses,
+            protected=self.rules.protected,
+        )
+
+    def resolve(self, subjects: Sequence[str]) -> dict[str, Outcome]:
+        """An outcome for every subject: guard, cache, then the network for the rest."""
+        out: dict[str, Outcome] = {}
+        todo: list[str] = []
+        unique = list(dict.fromkeys(subjects))
+        cached = self._cached(unique)
+        for subject in unique:
+            reason = self.guard(subject)
+            if self.rules.ignores(subject):
+                out[subject] = Found(subject, {"ignored": True})
+            elif reason:
+                out[subject] = Blocked(subject, reason)
+            elif subject in cached:
+                out[subject] = cached[subject]
+                self.counter.add("cache_hits")
+            elif self.options.offline:
+                out[subject] = Unverified(subject, "offline, and not in the cache")
+            else:
+                todo.append(subject)
+        if todo:
+            fetched = self._run(todo)
+            self._store(fetched)
+            out.update(fetched)
+        return out
+
+    # -- cache ----------------------------------------------------------------------------
+    def _cached(self, subjects: list[str]) -> dict[str, Outcome]:
+        """Usable cached outcomes: fresh ones, or any age when offline."""
+        if self.options.no_cache:
+            return {}
+        now = self.cache.clock()
+        out: dict[str, Outcome] = {}
+        for subject, item in self.cache.get_many(Service.WEB.value, subjects).items():
+            fresh = item.age(now) < self.options.ttl_web or self.options.offline
+            outcome = self._from_cache(subject, item)
+            if fresh and outcome is not None:
+                out[subject] = outcome
+        return out
+
+    def _from_cache(self, subject: str, item: CacheItem) -> Outcome | None:
+        """The stored outcome, unless it was stored while private hosts were allowed."""
+        value = item.value
+        if value.get("private") and not self.options.allow_private_hosts:
+            return None
+        stored = value.get("meta")
+        meta: dict[str, Any] = stored if isinstance(stored, dict) else {}
+        if value.get("outcome") == "moved" and value.get("new_url"):
+            return Moved(subject, str(value["new_url"]), meta)
+        if value.get("outcome") == "found":
+            return Found(subject, meta)
+        return None
+
+    def _store(self, outcomes: dict[str, Outcome]) -> None:
+        """Cache Found and Moved answers only: errors must not outlive an outage."""
+        if self.options.no_cache:
+            return
+        rows: list[tuple[str, dict[str, Any], str]] = []
+        private = self.options.allow_private_hosts
+        for subject, outcome in outcomes.items():
+            if isinstance(outcome, Found):
+                value = {"outcome": "found", "meta": dict(outcome.meta), "private": private}
+            elif isinstance(outcome, Moved):
+                value = {"outcome": "moved", "new_url": outcome.new_url,
+                         "meta": dict(outcome.meta), "private": private}  # fmt: skip
+            else:
+                continue
+            rows.append((subject, value, ""))
+        self.cache.put_many(Service.WEB.value, rows)
+
+    # -- network --------------------------------------------------------------------------
+    def _run(self, subjects: list[str]) -> dict[str, Outcome]:
+        """Run the async checks to completion, in a worker thread if a loop is running."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self._check_all(subjects))
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(lambda: asyncio.run(self._check_all(subjects))).result()
+
+    async def _check_all(self, subjects: list[str]) -> dict[str, Outcome]:
+        """Check every subject concurrently within the service budget."""
+        deadline = time.monotonic() + self.options.service_budget
+        # No keep-alive: connections are made to pinned addresses, and a pooled TLS
+        # connection to one IP must never carry a request for another host name.
+        limits = httpx.Limits(max_keepalive_connections=0)
+        async with httpx.AsyncClient(
+            follow_redirects=False, trust_env=False, limits=limits
+        ) as client:
+            run = _Run(self, client, deadline)
+            tasks = {asyncio.create_task(run.check(s)): s for s in subjects}
+            done, pending = await asyncio.wait(tasks, timeout=max(0.0, run.remaining()))
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+        budget = f"time budget of {self.options.service_budget:g}s exhausted"
+        return {
+            subject: task.result() if task in done else Unverified(subject, budget)
+            for task, subject in tasks.items()
+        }
+
+
+class _Run:
+    """The state of one batch of checks: client, limits, resolved hosts, deadline."""
+
+    def __init__(self, owner: WebResolver, client: httpx.AsyncClient, deadline: float) -> None:
+        self.owner = owner
+        self.options = owner.options
+        self.client = client
+        self.deadline = deadline
+        self.all_hosts = asyncio.Semaphore(max(1, self.options.web_concurrency))
+        self.per_host: dict[str, asyncio.Semaphore] = {}
+        self.next_start: dict[str, float] = {}
+        self.resolved: dict[tuple[str, int], list[str] | Failure] = {}
+        self.lookup_locks: dict[tuple[str, int], asyncio.Lock] = {}
+
+    def remaining(self) -> float:
+        """Seconds left in the service budget."""
+        return self.deadline - time.monotonic()
+
+    async def check(self, subject: str) -> Outcome:
+        """Follow `subject` hop by hop to its outcome, guarding every hop."""
+        chain: list[Hop] = []
+        url, seen = subject, {subject}
+        while True:
+            reason = self.owner.guard(url)
+            if reason:
+                return Failure("blocked", reason).outcome(subject, chain, url)
+            answer = await self.fetch(url)
+            if isinstance(answer, Failure):
+                return answer.outcome(subject, chain, url)
+            chain.append(Hop(answer.status, url))
+            if answer.status not in REDIRECTS:
+                return final_outcome(subject, chain, self.owner.rules, answer.retry_after)
+            if not answer.location:
+                return Unverified(subject, f"HTTP {answer.status} redirect without a Location")
+            if len(chain) > MAX_HOPS:
+                return Unverified(subject, f"more than {MAX_HOPS} redirects")
+            url = urldefrag(urljoin(url, answer.location)).url
+            if url in seen:
+                return Unverified(subject, f"redirect loop at {url}")
+            seen.add(url)
+
+    async def fetch(self, url: str) -> Answer | Failure:
+        """One hop: resolve and check the host, then HEAD (or GET) a checked address."""
+        try:
+            target = httpx.URL(url)
+            host = target.raw_host.decode("ascii").lower()
+        except (httpx.InvalidURL, UnicodeError) as exc:
+            return Failure("broken", f"invalid URL: {exc}")
+        port = target.port or (443 if target.scheme == "https" else 80)
+        addresses = await self.addresses(host, port)
+        if isinstance(addresses, Failure):
+            return addresses
+        last = ""
+        for address in addresses:
+            try:
+                return await self.head_then_get(target, host, address)
+            except httpx.ConnectError as exc:
+                if _tls_failure(exc):
+                    return Failure("broken", f"TLS failure: {exc}")
+                last = str(exc) or type(exc).__name__
+            except httpx.TimeoutException:
+                return Failure("unverified", f"timeout after {self.options.timeout:g}s")
+            except httpx.HTTPError as exc:
+                return Failure("unverified", f"network error: {exc or type(exc).__name__}")
+        return Failure("unverified", f"connection failed: {last}")
+
+    async def addresses(self, host: str, port: int) -> list[str] | Failure:
+        """The host's addresses, resolved once per run and all checked by the guard."""
+        key = (host, port)
+        async with self.lookup_locks.setdefault(key, asyncio.Lock()):
+            if key not in self.resolved:
+                self.resolved[key] = await self._lookup_checked(host, port)
+        return self.resolved[key]
+
+    async def _lookup_checked(self, host: str, port: int) -> list[str] | Failure:
+        """Resolve `host` and refuse it when any address is not allowed."""
+        spelled = parse_host_address(host)
+        if spelled is not None and not isinstance(spelled, str):
+            addresses = [str(spelled)]
+        else:
+            found = await self._lookup(host, port)
+            if isinstance(found, Failure):
+                return found
+            addresses = found
+        rules = self.owner.rules
+        if host.removesuffix(".") in rules.allowed_hosts:
+            return addresses
+        for address in addresses:
+            why = address_reason(address, self.options.allow_private_hosts, rules.allowed_addresses)
+            if why:
+                return Failure("blocked", f"{host} resolves to a refused address: {why}")
+        return addresses
+
+    async def _lookup(self, host: str, port: int) -> list[str] | Failure:
+        """Ask the resolver function in a thread, within the timeout."""
+        try:
+            async with asyncio.timeout(self.options.timeout):
+                found = await asyncio.to_thread(self.owner.lookup, host, port)
+        except socket.gaierror as exc:
+            if exc.errno in _NO_SUCH_NAME:
+                return Failure("broken", f"DNS: no such host {host}")
+            return Failure("unverified", f"DNS lookup of {host} failed: {exc.strerror or exc}")
+        except TimeoutError:
+            return Failure("unverified", f"DNS lookup of {host} timed out")
+        except OSError as exc:
+            return Failure("unverified", f"DNS lookup of {host} failed: {exc}")
+        if not found:
+            return Failure("broken", f"DNS: no address for {host}")
+        return list(found)
+
+    async def head_then_get(self, target: httpx.URL, host: str, address: str) -> Answer:
+        """HEAD; when the server refuses HEAD, GET (headers only, body never read)."""
+        answer = await self.send("HEAD", target, host, address)
+        if answer.status in HEAD_REFUSED:
+            answer = await self.send("GET", target, host, address)
+        return answer
+
+    async def send(self, method: str, target: httpx.URL, host: str, address: str) -> Answer:
+        """One request to the pinned address with the real Host header and TLS name."""
+        request = pinned_request(self.client, method, target, address)
+        request.extensions["timeout"] = httpx.Timeout(
+            max(0.001, min(self.options.timeout, self.remaining()))
+        ).as_dict()
+        async with self.slot(host):
+            self.owner.counter.add("web")
+            response = await self.client.send(request, stream=True)
+            await response.aclose()
+        return Answer(
+            response.status_code,
+            response.headers.get("location", ""),
+            response.headers.get("retry-after", ""),
+        )
+
+    @contextlib.asynccontextmanager
+    async def slot(self, host: str) -> AsyncIterator[None]:
+        """Hold a per-host and a global slot, starting no sooner than the host's spacing."""
+        limit = max(1, self.options.web_per_host)
+        async with self.per_host.setdefault(host, asyncio.Semaphore(limit)):
+            now = time.monotonic()
+            start = max(now, self.next_start.get(host, now))
+            self.next_start[host] = start + self.options.web_host_spacing
+            if start > now:
+                await asyncio.sleep(start - now)
+            async with self.all_hosts:
+                yield
+
+
+def pinned_request(
+    client: httpx.AsyncClient, method: str, target: httpx.URL, address: str
+) -> httpx.Request:
+    """A request for `target` sent to `address`, with Host and TLS SNI of the real host."""
+    host = target.raw_host.decode("ascii")
+    shown = f"[{host}]" if ":" in host else host
+    host_header = shown if target.port is None else f"{shown}:{target.port}"
+    extensions: dict[str, Any] = {}
+    if target.scheme == "https":
+        extensions["sni_hostname"] = host
+    return client.build_request(
+        method,
+        target.copy_with(host=address),
+        headers={
+            "Host": host_header,
+            "User-Agent": user_agent(),
+            "Accept": ACCEPT,
+            "Accept-Language": "en;q=0.9, *;q=0.5",
+        },
+        extensions=extensions,
+    )
