@@ -1,0 +1,136 @@
+"""Paper checks: what arXiv said about an entry's arXiv IDs, turned into findings (pure).
+
+Every arXiv link of an entry is checked for existence, withdrawal and reachability. The
+title and date are compared only for a paper entry's own arXiv ID (its first one), since a
+project's name is not its paper's title.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Mapping
+from datetime import date, timedelta
+from typing import Any
+
+from curator.checks.interface import CheckContext
+from curator.checks.titles import titles_match
+from curator.model import Entry, Finding, Kind
+from curator.resolvers.interface import Found, NotFound, Outcome, Unverified
+
+PREFIX = "arxiv:"
+_DATE = re.compile(r"^\s*(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?\s*$")
+
+
+def check_paper(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:
+    """Findings for the entry's arXiv subjects (see CONTRACT.md's `arxiv-*` codes)."""
+    arxiv_subjects = [s for s in entry.subjects() if s.startswith(PREFIX)]
+    findings: list[Finding] = []
+    for subject in arxiv_subjects:
+        outcome = outcomes.get(subject)
+        if outcome is None:
+            continue  # not resolved: arXiv skipped, or not asked in this run
+        own = entry.kind is Kind.PAPER and subject == arxiv_subjects[0]
+        findings.extend(_judge(entry, subject, outcome, ctx, own))
+    return findings
+
+
+def _judge(
+    entry: Entry, subject: str, outcome: Outcome, ctx: CheckContext, own: bool
+) -> list[Finding]:
+    """Findings for one arXiv subject of the entry."""
+    label = "arXiv:" + subject[len(PREFIX) :]
+    if isinstance(outcome, NotFound):
+        message = f"{label} does not exist on arXiv"
+        return [ctx.finding("arxiv-not-found", subject, entry.source, message, outcome.reason)]
+    if isinstance(outcome, Unverified):
+        message = f"{label} could not be checked on arXiv"
+        return [ctx.finding("arxiv-unverified", subject, entry.source, message, outcome.reason)]
+    if not isinstance(outcome, Found):
+        return []
+    meta = outcome.meta
+    findings = _withdrawn(entry, subject, label, meta, ctx)
+    if own:
+        findings += _title(entry, subject, label, meta, ctx)
+        findings += _date(entry, subject, label, meta, ctx)
+    return findings
+
+
+def _withdrawn(
+    entry: Entry, subject: str, label: str, meta: Mapping[str, Any], ctx: CheckContext
+) -> list[Finding]:
+    """arxiv-withdrawn when the latest version is a withdrawal notice."""
+    if not meta.get("withdrawn"):
+        return []
+    version = meta.get("version", "?")
+    notice = str(meta.get("comment") or meta.get("abstract") or "")
+    message = f"{label} v{version} (the latest version) is a withdrawal"
+    return [ctx.finding("arxiv-withdrawn", subject, entry.source, message, _clip(notice))]
+
+
+def _title(
+    entry: Entry, subject: str, label: str, meta: Mapping[str, Any], ctx: CheckContext
+) -> list[Finding]:
+    """arxiv-title-mismatch when the words of the titles differ."""
+    official = str(meta.get("title") or "")
+    if not entry.title or not official or titles_match(entry.title, official):
+        return []
+    message = f"the title is not the title of {label}"
+    evidence = f"entry: {entry.title!r}; arXiv: {official!r}"
+    return [ctx.finding("arxiv-title-mismatch", subject, entry.source, message, evidence, official)]
+
+
+def _date(
+    entry: Entry, subject: str, label: str, meta: Mapping[str, Any], ctx: CheckContext
+) -> list[Finding]:
+    """arxiv-date-mismatch when the entry's date is off the v1 date by more than the tolerance."""
+    period = date_span(entry.date)
+    v1 = _iso_date(str(meta.get("published") or ""))
+    if period is None or v1 is None:
+        return []
+    tolerance = timedelta(days=ctx.options.date_tolerance_days)
+    first, last = period
+    if first - tolerance <= v1 <= last + tolerance:
+        return []
+    shown = v1.isoformat()[: len(_precision(entry.date))]
+    message = f"the date {entry.date} is not the v1 submission date of {label} ({v1.isoformat()})"
+    evidence = f"v1 submitted {meta.get('published_at') or v1.isoformat()}"
+    evidence += f"; tolerance {ctx.options.date_tolerance_days} days"
+    return [ctx.finding("arxiv-date-mismatch", subject, entry.source, message, evidence, shown)]
+
+
+def date_span(text: str) -> tuple[date, date] | None:
+    """First and last day meant by `YYYY`, `YYYY-MM` or `YYYY-MM-DD`; None if unreadable."""
+    m = _DATE.match(text or "")
+    if m is None:
+        return None
+    year, month, day = int(m[1]), m[2], m[3]
+    try:
+        if month is None:
+            return date(year, 1, 1), date(year, 12, 31)
+        if day is None:
+            last = calendar.monthrange(year, int(month))[1]
+            return date(year, int(month), 1), date(year, int(month), last)
+        exact = date(year, int(month), int(day))
+    except ValueError:
+        return None
+    return exact, exact
+
+
+def _precision(text: str) -> str:
+    """`YYYY`, `YYYY-MM` or `YYYY-MM-DD`: the template of the entry's precision."""
+    parts = len(re.split(r"[-/.]", text.strip()))
+    return ("YYYY", "YYYY-MM", "YYYY-MM-DD")[min(parts, 3) - 1]
+
+
+def _iso_date(text: str) -> date | None:
+    """A date from `YYYY-MM-DD` (the v1 date in resolver metadata)."""
+    try:
+        return date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    """Evidence short enough for a report line."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
