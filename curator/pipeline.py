@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from curator import progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
 from curator.errors import InputError
@@ -123,10 +124,16 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
     if not subjects:
         return result
     cache = Cache(None if options.no_cache else options.resolved_cache_path())
+    totals = {s: len(v) for s, v in subjects.items()}
     try:
         resolvers = {s: _make_resolver(s, options, cache, result.counter, rules) for s in subjects}
-        with ThreadPoolExecutor(max_workers=len(resolvers)) as pool:
+        with (
+            progress.show(totals, result.counter) as shown,
+            ThreadPoolExecutor(len(resolvers)) as pool,
+        ):
             futures = {s: pool.submit(resolvers[s].resolve, subjects[s]) for s in resolvers}
+            for service, future in futures.items():
+                future.add_done_callback(_finisher(shown, service))
             for service, future in futures.items():
                 result.outcomes.update(future.result())
                 result.notes.extend(getattr(resolvers[service], "notes", []))
@@ -134,6 +141,11 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
         result.notes.extend(cache.warnings)
         cache.close()
     return result
+
+
+def _finisher(shown: progress.ServiceProgress, service: Service) -> Callable[[Any], None]:
+    """A done-callback that ticks `service` off the progress display."""
+    return lambda _future: shown.finish(service)
 
 
 def _make_resolver(

@@ -165,3 +165,21 @@ def test_text_format_groups_by_severity(
     assert "a.yaml:3" in out
     assert "arxiv-bad-id" in out
     assert "requests: arxiv 0" in out
+
+
+def test_progress_lines_read_the_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    from curator.model import Service
+    from curator.progress import ServiceProgress, wanted
+    from curator.resolvers.interface import Counter
+
+    counter = Counter()
+    state = ServiceProgress({Service.ARXIV: 500, Service.GITHUB: 100}, counter)
+    counter.add("arxiv", 3)
+    counter.add("github_rest", 2)
+    counter.add("github_graphql", 1)
+    state.finish(Service.ARXIV)
+    lines = state.lines()
+    assert lines[0].startswith("✓ arxiv") and "3 requests" in lines[0]
+    assert lines[1].startswith("… github") and "3 requests" in lines[1]
+    monkeypatch.setenv("CI", "true")
+    assert not wanted()
