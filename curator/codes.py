@@ -32,6 +32,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "link-blocked": (E, "target is a private/loopback/metadata address or a refused scheme"),
     "entry-invalid": (E, "schema violation in the catalogue"),
     "entry-duplicate": (E, "same subject twice"),
+    "entry-translation-missing": (W, "in one language of a bilingual list only"),
     "scope-exclude": (E, "the scope rules exclude the paper; evidence quotes why"),
     "scope-hold": (W, "metadata missing or unverifiable, so no scope decision"),
     "scope-review": (W, "passes the entry gate but matches an exclusion signal"),
