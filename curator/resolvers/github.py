@@ -55,6 +55,7 @@ class GithubResolver:
         self.cache = cache
         self.counter = counter
         self.notes: list[str] = []
+        self._token = options.github_token.strip()  # a blank token is no token
         self._sleep = sleep
         self._clock = clock
 
@@ -74,9 +75,9 @@ class GithubResolver:
         pending = self._from_cache(valid, cached, out)
         if pending:
             out.update(self._ask_github(pending, cached))
-        if valid and not self.options.github_token and SLOW_NOTE not in self.notes:
+        if valid and not self._token and SLOW_NOTE not in self.notes:
             self.notes.append(SLOW_NOTE)
-        return {s: _scrub(out[s], self.options.github_token) for s in wanted}
+        return {s: _scrub(out[s], self._token) for s in wanted}
 
     def _from_cache(
         self, subjects: list[str], cached: dict[str, CacheItem], out: dict[str, Outcome]
@@ -101,7 +102,7 @@ class GithubResolver:
         """GraphQL batches with a token, REST one by one without."""
         http = GithubHttp(self.options, self.counter, self._sleep, self._clock)
         try:
-            if self.options.github_token:
+            if self._token:
                 return self._graphql(pending, http)
             return {s: self._rest(s, cached.get(s), http) for s in pending}
         finally:
@@ -121,7 +122,7 @@ class GithubResolver:
         pairs = [split_subject(s) for s in batch]
         body = graphql_query([p for p in pairs if p is not None])
         aliases = {f"r{i}": s for i, s in enumerate(batch)}
-        headers = {"Authorization": f"bearer {self.options.github_token}"}
+        headers = {"Authorization": f"bearer {self._token}"}
         answer = http.send("POST", self.options.github_graphql_url, "github_graphql", headers, body)
         if isinstance(answer, Failure):
             return {s: Unverified(s, answer.reason) for s in batch}

@@ -69,9 +69,13 @@ def recorded(name: str) -> tuple[int, dict[str, str], bytes]:
 
 def _set(headers: dict[str, str], name: str, value: str) -> dict[str, str]:
     """Replace a header whatever its recorded case."""
-    out = {k: v for k, v in headers.items() if k.lower() != name.lower()}
-    out[name] = value
-    return out
+    return _merge(headers, {name: value})
+
+
+def _merge(headers: dict[str, str], extra: dict[str, str]) -> dict[str, str]:
+    """`headers` with `extra` replacing any header of the same name in another case."""
+    names = {k.lower() for k in extra}
+    return {**{k: v for k, v in headers.items() if k.lower() not in names}, **extra}
 
 
 @dataclass
@@ -88,9 +92,13 @@ class GithubDouble:
     """REST `GET /repos/{o}/{r}`, `GET /repositories/{id}` and `POST /graphql` on loopback."""
 
     def __init__(
-        self, server: LoopbackServer, repos: dict[str, dict[str, Any]] | None = None
+        self,
+        server: LoopbackServer,
+        repos: dict[str, dict[str, Any]] | None = None,
+        token: str = "",
     ) -> None:
         self.server = server
+        self.token = token  # when set, GraphQL refuses any other token with 401
         self.repos: dict[str, dict[str, Any]] = {}
         self.faults: list[Fault] = []
         self.tokens: list[str] = []
@@ -166,7 +174,9 @@ class GithubDouble:
             return self._primary(float(p.get("reset_in", 3600)))
         if fault.kind == "rate_limited":
             _, headers, _ = recorded("graphql_query_repository_200_2024")
-            return Reply(200, {**headers, **self._limits(0, p)}, json.dumps(RATE_LIMITED).encode())
+            return Reply(
+                200, _merge(headers, self._limits(0, p)), json.dumps(RATE_LIMITED).encode()
+            )
         if fault.kind == "html5xx":
             status, headers, body = recorded("rest_503_html_body_2012")
             return Reply(int(p.get("status", status)), headers, body)
@@ -181,7 +191,7 @@ class GithubDouble:
         """403 with x-ratelimit-remaining 0 and a reset `reset_in` seconds away."""
         status, headers, _ = recorded("rest_ratelimit_403_primary_unauth_2013")
         body = (SAMPLES / "rest_ratelimit_403_primary_unauth_body_quoted.json").read_bytes()
-        headers.update(self._limits(0, {"reset_in": reset_in}))
+        headers = _merge(headers, self._limits(0, {"reset_in": reset_in}))
         return Reply(status, headers, body)
 
     def _limits(self, remaining: int, p: dict[str, Any] | None = None) -> dict[str, str]:
@@ -228,7 +238,7 @@ class GithubDouble:
         """200 with ETag, 304 on a matching If-None-Match, 404 or another status."""
         if spec is None:
             status, headers, _ = recorded("rest_404_modern_body_with_status_2025")
-            return Reply(status, {**headers, **self._spend()}, json.dumps(REPO_404).encode())
+            return Reply(status, _merge(headers, self._spend()), json.dumps(REPO_404).encode())
         if spec.get("status"):
             body = {"message": "Repository access blocked", "block": {"reason": "dmca"}}
             return Reply.json(body, int(spec["status"]))
@@ -237,10 +247,10 @@ class GithubDouble:
         if req.headers.get("if-none-match") == etag:
             _, headers, _ = recorded("rest_repo_get_304_not_modified_2013")
             headers = _set(headers, "etag", etag)
-            return Reply(304, {**headers, **self._limits(self.remaining)})
+            return Reply(304, _merge(headers, self._limits(self.remaining)))
         _, headers, _ = recorded("rest_repo_get_200_unauth_2026")
         headers = _set(headers, "ETag", etag)
-        return Reply(200, {**headers, **self._spend()}, body)
+        return Reply(200, _merge(headers, self._spend()), body)
 
     def _moved(self, spec: dict[str, Any]) -> Reply:
         """301 to /repositories/{id}, as GitHub answers for a renamed repository."""
@@ -248,7 +258,7 @@ class GithubDouble:
         location = f"{self.server.url}/repositories/{spec['id']}"
         data = {**json.loads(body), "url": location}
         headers = _set(headers, "Location", location)
-        return Reply(status, {**headers, **self._spend()}, json.dumps(data).encode())
+        return Reply(status, _merge(headers, self._spend()), json.dumps(data).encode())
 
     def _spend(self) -> dict[str, str]:
         """One request counted against the primary limit (304s are not)."""
@@ -261,11 +271,10 @@ class GithubDouble:
         token = req.headers.get("authorization", "")
         with self._lock:
             self.tokens.append(token)
-        if not token.lower().startswith("bearer ") or not token[7:]:
-            body = {
-                "message": "Requires authentication",
-                "documentation_url": "https://docs.github.com/graphql",
-            }
+        given = token[7:] if token.lower().startswith("bearer ") else ""
+        if not given or (self.token and given != self.token):
+            message = "Bad credentials" if given else "Requires authentication"
+            body = {"message": message, "documentation_url": "https://docs.github.com/graphql"}
             return Reply.json(body, 401)
         reply, delay = self._faulty("graphql")
         if reply is not None:
@@ -277,7 +286,7 @@ class GithubDouble:
         if errors:
             out["errors"] = errors
         _, headers, _ = recorded("graphql_query_repository_200_2024")
-        return _delayed(Reply(200, {**headers, **self._spend()}, json.dumps(out).encode()), delay)
+        return _delayed(Reply(200, _merge(headers, self._spend()), json.dumps(out).encode()), delay)
 
     def _answer(
         self, query: str, variables: dict[str, Any]
