@@ -1,0 +1,299 @@
+"""The scope engine: an entry's official text plus rules/scope.yaml -> a verdict with evidence.
+
+Pure: it reads only the title and abstract it is given (the entry's own summary is never
+evidence) and quotes them verbatim, with character positions, for every rule it names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator.model import Verdict
+from curator.scope.rules import (
+    VERDICT_CODES,
+    Kind,
+    Pattern,
+    Rule,
+    ScopeRules,
+    load_rules,
+)
+
+__all__ = ["Decision", "PaperText", "Quote", "ScopeRules", "decide", "load_rules", "sentences"]
+
+# A sentence ends at . ! ? followed by space and a capital, digit, quote or bracket.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[\\])")
+
+
+@dataclass(frozen=True)
+class PaperText:
+    """What the engine reads: the official title and abstract, plus non-evidence context."""
+
+    title: str | None
+    abstract: str | None
+    primary_category: str = ""
+    tags: tuple[str, ...] = ()
+    summary: str = ""
+
+    def field(self, name: str) -> str:
+        """The text of one readable field ('' when absent)."""
+        if name == "tags":
+            return " ; ".join(self.tags)
+        value = getattr(self, name)
+        return value if isinstance(value, str) else ""
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A verbatim sentence of the official title or abstract, with its position there."""
+
+    field: str
+    start: int
+    end: int
+    text: str
+    rule: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON shape."""
+        return {"field": self.field, "start": self.start, "end": self.end,
+                "text": self.text, "rule": self.rule}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The engine's verdict on one paper and the trail that led to it."""
+
+    verdict: Verdict
+    rules: tuple[str, ...]
+    quotes: tuple[Quote, ...]
+    reading_scope: str
+    reason: str
+    code: str | None = None
+    severity: str = ""
+    track: str = ""
+    missing: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able form for the report entry's `scope`."""
+        out: dict[str, Any] = {
+            "verdict": self.verdict.value,
+            "rules": list(self.rules),
+            "quotes": [q.as_dict() for q in self.quotes],
+            "reading_scope": self.reading_scope,
+            "reason": self.reason,
+            "code": self.code,
+            "severity": self.severity or None,
+        }
+        if self.track:
+            out["track"] = self.track
+        if self.missing:
+            out["missing"] = list(self.missing)
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of `text`, without surrounding whitespace."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(text.rstrip())))
+    return [(a, b) for a, b in spans if b > a]
+
+
+@dataclass(frozen=True)
+class _Hit:
+    """One match of a rule's pattern in one field."""
+
+    field: str
+    start: int
+    end: int
+    phrase: str
+
+
+def _hits(patterns: Iterable[Pattern], paper: PaperText, fields: Iterable[str]) -> list[_Hit]:
+    out = []
+    for name in fields:
+        text = paper.field(name)
+        for pattern in patterns:
+            out.extend(_Hit(name, a, b, pattern.source) for a, b in pattern.finditer(text))
+    return sorted(out, key=lambda h: (h.field != "title", h.start))
+
+
+def _sentence_of(text: str, pos: int) -> tuple[int, int]:
+    for a, b in sentences(text):
+        if a <= pos < b:
+            return a, b
+    return pos, pos
+
+
+def _rule_hits(rule: Rule, paper: PaperText) -> list[_Hit]:
+    """Matches of a rule outside the summary, minus those whose sentence holds an exception."""
+    fields = [f for f in rule.fields if f != "summary"]
+    hits = _hits(rule.patterns, paper, fields)
+    if not rule.exceptions:
+        return hits
+    kept = []
+    for hit in hits:
+        text = paper.field(hit.field)
+        a, b = _sentence_of(text, hit.start)
+        sentence = text[a:b] if b > a else text
+        if not any(p.regex.search(sentence) for p in rule.exceptions):
+            kept.append(hit)
+    return kept
+
+
+def _blocked(rule: Rule, paper: PaperText) -> bool:
+    """True when an `unless` phrase occurs anywhere the rule reads (summary excluded)."""
+    fields = [f for f in rule.fields if f != "summary"]
+    return bool(rule.unless) and bool(_hits(rule.unless, paper, fields))
+
+
+def _quote(paper: PaperText, hit: _Hit, rule: str) -> Quote | None:
+    if hit.field not in ("title", "abstract"):
+        return None
+    text = paper.field(hit.field)
+    a, b = _sentence_of(text, hit.start)
+    return Quote(hit.field, a, b, text[a:b], rule)
+
+
+def _quotes(paper: PaperText, fired: list[tuple[Rule, list[_Hit]]]) -> tuple[Quote, ...]:
+    """The first quotable sentence for each fired rule, without repeating a sentence."""
+    out: list[Quote] = []
+    seen: set[tuple[str, int]] = set()
+    for rule, hits in fired:
+        for hit in hits:
+            quote = _quote(paper, hit, rule.id)
+            if quote and (quote.field, quote.start) not in seen:
+                seen.add((quote.field, quote.start))
+                out.append(quote)
+                break
+    return tuple(out)
+
+
+def _where(hits: list[_Hit]) -> str:
+    """Non-evidence fields a rule matched in, for the reason line."""
+    names = sorted({h.field for h in hits if h.field not in ("title", "abstract")})
+    return f" (matched in {', '.join(names)})" if names else ""
+
+
+def decide(paper: PaperText, rules: ScopeRules) -> Decision:
+    """The scope verdict for one paper: gate, exclusion and skill signals, then core signals."""
+    if not (paper.title or "").strip() and not (paper.abstract or "").strip():
+        return _decision(rules.gate, Verdict.HOLD, (), "none",
+                         "official title and abstract unavailable; nothing to quote")  # fmt: skip
+    if not (paper.abstract or "").strip() or not (paper.title or "").strip():
+        missing = "abstract" if paper.title else "title"
+        return _decision(rules.gate, Verdict.HOLD, (), "title_topic_screen" if paper.title else "none",
+                         f"official {missing} unavailable, so the entry gate cannot be "
+                         "checked; nothing to quote")  # fmt: skip
+    gate_hits = _rule_hits(rules.gate, paper)
+    if not gate_hits:
+        words = "/".join(p.source for p in rules.gate.patterns)
+        return _decision(rules.gate, Verdict.EXCLUDE, (), "abstract",
+                         f"no standalone {words} in the official title or abstract, "
+                         "so there is no memory sentence to quote")  # fmt: skip
+    return _after_gate(paper, rules, gate_hits)
+
+
+def _decision(rule: Rule, verdict: Verdict, quotes: tuple[Quote, ...], scope: str,
+              reason: str) -> Decision:  # fmt: skip
+    code = VERDICT_CODES.get(verdict)
+    severity = rule.severity if verdict is rule.verdict else ""
+    if code and not severity:
+        from curator.codes import CODES
+
+        severity = CODES[code][0].value
+    return Decision(verdict, (rule.id,), quotes, scope, reason, code, severity)
+
+
+def _after_gate(paper: PaperText, rules: ScopeRules, gate_hits: list[_Hit]) -> Decision:
+    """Exclusion and skill signals give review; else core signals give include."""
+    fired = _exclusions(paper, rules, gate_hits)
+    missing: tuple[str, ...] = ()
+    for rule in rules.of_kind(Kind.SKILL):
+        result = _skill(rule, paper)
+        if result is not None:
+            fired.append((rule, result[0]))
+            missing += result[1]
+    notes = _summary_notes(paper, rules)
+    if fired:
+        return _review(paper, fired, missing, notes)
+    memory = (rules.gate, gate_hits)
+    core = [(r, h) for r in rules.of_kind(Kind.CORE) if (h := _rule_hits(r, paper))]
+    core = [(r, h) for r, h in core if not _blocked(r, paper)]
+    if core:
+        names = ", ".join(r.id for r, _ in core)
+        return Decision(Verdict.INCLUDE, (rules.gate.id, *(r.id for r, _ in core)),
+                        _quotes(paper, [memory, *core]), "abstract",
+                        f"passes the entry gate with core-scope signals ({names}) and no "
+                        "exclusion signal", None, "", core[0][0].track, (), notes)  # fmt: skip
+    fallback = rules.of_kind(Kind.FALLBACK)
+    rule = fallback[0] if fallback else rules.gate
+    quotes = _quotes(paper, [(rule, gate_hits)])
+    return Decision(Verdict.REVIEW, (rules.gate.id, rule.id), quotes, "abstract",
+                    "passes the entry gate but shows no core-scope signal; the memory "
+                    "sentence is quoted", "scope-review", rule.severity or "warning",
+                    notes=notes)  # fmt: skip
+
+
+def _review(paper: PaperText, fired: list[tuple[Rule, list[_Hit]]],
+            missing: tuple[str, ...], notes: tuple[str, ...]) -> Decision:  # fmt: skip
+    quotes = _quotes(paper, fired)
+    names = ", ".join(r.id + _where(h) for r, h in fired)
+    reason = f"passes the entry gate but matches {names}"
+    if missing:
+        reason += f"; lifecycle not shown: {', '.join(missing)}"
+    if not quotes:
+        reason += "; no quote because the signal is outside the title and abstract"
+    worst = max(fired, key=lambda rh: {"error": 3, "warning": 2, "info": 1}.get(rh[0].severity, 0))
+    return Decision(Verdict.REVIEW, tuple(r.id for r, _ in fired), quotes, "abstract", reason,
+                    "scope-review", worst[0].severity, "", missing, notes)  # fmt: skip
+
+
+def _exclusions(
+    paper: PaperText, rules: ScopeRules, gate_hits: list[_Hit]
+) -> list[tuple[Rule, list[_Hit]]]:
+    """Exclusion rules that fire: memory-sense rules only when they explain every mention."""
+    fired: list[tuple[Rule, list[_Hit]]] = []
+    senses: list[tuple[Rule, list[_Hit]]] = []
+    for rule in rules.of_kind(Kind.EXCLUSION):
+        hits = _rule_hits(rule, paper)
+        if not hits or _blocked(rule, paper):
+            continue
+        (senses if rule.memory_sense else fired).append((rule, hits))
+    covered = [h for _, hits in senses for h in hits]
+    if senses and all(_inside(g, covered) for g in gate_hits):
+        fired = senses + fired
+    return fired
+
+
+def _inside(hit: _Hit, spans: list[_Hit]) -> bool:
+    return any(s.field == hit.field and s.start <= hit.start and hit.end <= s.end for s in spans)
+
+
+def _skill(rule: Rule, paper: PaperText) -> tuple[list[_Hit], tuple[str, ...]] | None:
+    """(trigger hits, missing aspects) when a skill paper does not show its whole lifecycle."""
+    hits = _rule_hits(rule, paper)
+    if not hits or _blocked(rule, paper):
+        return None
+    fields = [f for f in rule.fields if f != "summary"]
+    missing = tuple(a for a, pats in rule.aspects.items() if not _hits(pats, paper, fields))
+    return (hits, missing) if missing else None
+
+
+def _summary_notes(paper: PaperText, rules: ScopeRules) -> tuple[str, ...]:
+    """Rules that match only the entry's own summary: shown to maintainers, never evidence."""
+    if not paper.summary:
+        return ()
+    out = []
+    for rule in rules.rules:
+        if "summary" in rule.fields and _hits(rule.patterns, paper, ["summary"]):
+            out.append(f"{rule.id} matches the entry's own summary (not evidence)")
+    return tuple(out)

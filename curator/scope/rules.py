@@ -1,0 +1,317 @@
+"""Loading and validating rules/scope.yaml: the scope policy as data a maintainer can edit.
+
+A pattern is a phrase matched as whole words, case-insensitively. Inside a phrase a space or
+a hyphen matches any run of spaces and hyphens (so `memory efficient` also finds
+`Memory -Efficient`), and a trailing `*` on a word matches any word ending (`quantum*`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from curator.codes import CODES
+from curator.errors import InputError
+from curator.model import Verdict
+from curator.sources.text import read_text
+
+#: The fields a rule may read. `summary` is the entry's own text: readable, never evidence.
+FIELDS = ("title", "abstract", "primary_category", "tags", "summary")
+EVIDENCE_FIELDS = ("title", "abstract")
+
+#: Verdict -> the finding code it emits (include emits none).
+VERDICT_CODES: dict[Verdict, str] = {
+    Verdict.EXCLUDE: "scope-exclude",
+    Verdict.HOLD: "scope-hold",
+    Verdict.REVIEW: "scope-review",
+}
+
+
+class Kind(StrEnum):
+    """What a rule does in the decision."""
+
+    GATE = "gate"  # the lexical entry gate (exactly one)
+    EXCLUSION = "exclusion"  # a signal that the paper is outside the core scope
+    SKILL = "skill"  # the procedural-skill gate: triggers plus required lifecycle aspects
+    CORE = "core"  # a core-scope signal supporting include
+    FALLBACK = "fallback"  # what happens when the gate passes but no core signal is found
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One whole-word phrase, compiled; `source` is the phrase as the maintainer wrote it."""
+
+    source: str
+    regex: re.Pattern[str]
+
+    def finditer(self, text: str) -> list[tuple[int, int]]:
+        """Spans of every match in `text`."""
+        return [m.span() for m in self.regex.finditer(text)]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of scope.yaml, validated."""
+
+    id: str
+    kind: Kind
+    line: int
+    en: str
+    zh: str
+    fields: tuple[str, ...]
+    patterns: tuple[Pattern, ...]
+    exceptions: tuple[Pattern, ...] = ()
+    unless: tuple[Pattern, ...] = ()
+    memory_sense: bool = False
+    verdict: Verdict = Verdict.REVIEW
+    severity: str = ""
+    track: str = ""
+    reason_codes: tuple[str, ...] = ()
+    aspects: Mapping[str, tuple[Pattern, ...]] = field(default_factory=dict)
+
+    @property
+    def code(self) -> str | None:
+        """The finding code this rule's verdict emits, None for include."""
+        return VERDICT_CODES.get(self.verdict)
+
+    def describe(self, lang: str = "en") -> str:
+        """The maintainer's description in `lang` (zh or en)."""
+        return self.zh if lang == "zh" and self.zh else self.en
+
+
+@dataclass(frozen=True)
+class ScopeRules:
+    """The whole rules file: the gate, the other rules in file order, and record settings."""
+
+    path: str
+    policy: str
+    gate: Rule
+    rules: tuple[Rule, ...]
+    records: Mapping[str, Any] = field(default_factory=dict)
+
+    def of_kind(self, kind: Kind) -> tuple[Rule, ...]:
+        """The rules of one kind, in file order."""
+        return tuple(r for r in self.rules if r.kind is kind)
+
+    def by_id(self, rule_id: str) -> Rule | None:
+        """The rule with this id (the gate included), or None."""
+        if rule_id == self.gate.id:
+            return self.gate
+        return next((r for r in self.rules if r.id == rule_id), None)
+
+
+def compile_phrase(phrase: str) -> re.Pattern[str]:
+    """The regex for one whole-word, case-insensitive phrase (see the module docstring)."""
+    words = [w for w in re.split(r"[\s\-]+", phrase.strip()) if w]
+    if not words:
+        raise ValueError("empty pattern")
+    parts = []
+    for word in words:
+        star = word.endswith("*")
+        core = word.rstrip("*")
+        if not core:
+            raise ValueError(f"pattern word {word!r} has no letters")
+        parts.append(re.escape(core) + (r"\w*" if star else ""))
+    body = r"(?:\s*[-\u2010\u2011]\s*|\s+)".join(parts)
+    return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
+
+
+class _Map(dict[str, Any]):
+    """A YAML mapping that remembers the line it started on."""
+
+    line: int = 0
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader whose mappings carry their line and refuse duplicate keys."""
+
+
+def _construct_map(loader: _Loader, node: yaml.MappingNode) -> _Map:
+    out = _Map()
+    out.line = node.start_mark.line + 1
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in out:
+            raise InputError(f"duplicate key {key!r}", "", key_node.start_mark.line + 1)
+        out[key] = loader.construct_object(value_node, deep=True)
+    return out
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
+
+
+def load_rules(path: Path) -> ScopeRules:
+    """Read and validate a scope rules file; InputError with file and line when malformed."""
+    name = path.as_posix()
+    text = read_text(path, name)
+    return parse_rules(text, name)
+
+
+def parse_rules(text: str, name: str = "rules/scope.yaml") -> ScopeRules:
+    """Validate rules from YAML text; `name` is used in error messages."""
+    try:
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+    except InputError as exc:
+        raise InputError(exc.message, name, exc.line) from None
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else 0
+        raise InputError(f"invalid YAML: {exc.problem or exc}", name, line) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"invalid YAML: {exc}", name) from None
+    if not isinstance(data, _Map):
+        raise InputError("expected a mapping with `policy` and `rules`", name, 1)
+    return _build(data, name)
+
+
+def _build(data: _Map, name: str) -> ScopeRules:
+    _known(data, {"version", "policy", "rules", "records"}, name)
+    policy = str(data.get("policy", ""))
+    if not policy:
+        raise InputError("missing `policy` (the screening policy version)", name, data.line)
+    raw_rules = data.get("rules")
+    if not isinstance(raw_rules, list) or not raw_rules:
+        raise InputError("`rules` must be a non-empty list", name, data.line)
+    rules = [_rule(item, name, data.line) for item in raw_rules]
+    _unique_ids(rules, name)
+    gates = [r for r in rules if r.kind is Kind.GATE]
+    if len(gates) != 1:
+        raise InputError(f"need exactly one rule of kind gate, found {len(gates)}", name, data.line)
+    records = data.get("records", {})
+    if not isinstance(records, Mapping):
+        raise InputError("`records` must be a mapping", name, data.line)
+    rest = tuple(r for r in rules if r.kind is not Kind.GATE)
+    return ScopeRules(name, policy, gates[0], rest, records)
+
+
+_RULE_KEYS = {
+    "id", "kind", "description", "fields", "patterns", "exceptions", "unless",
+    "memory_sense", "verdict", "severity", "track", "reason_codes", "aspects",
+}  # fmt: skip
+
+
+def _rule(item: Any, name: str, parent_line: int) -> Rule:
+    """One validated Rule from its YAML mapping."""
+    if not isinstance(item, _Map):
+        raise InputError("each rule must be a mapping", name, parent_line)
+    line = item.line
+    _known(item, _RULE_KEYS, name)
+    rule_id = item.get("id")
+    if not isinstance(rule_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", rule_id):
+        raise InputError("rule `id` must be lower-case words joined by hyphens", name, line)
+    where = f"rule {rule_id}: "
+    try:
+        kind = Kind(str(item.get("kind", "")))
+    except ValueError:
+        kinds = ", ".join(k.value for k in Kind)
+        raise InputError(where + f"`kind` must be one of {kinds}", name, line) from None
+    en, zh = _description(item, where, name)
+    fields = _fields(item, where, name)
+    verdict = _verdict(item, kind, where, name)
+    severity = str(item.get("severity", ""))
+    code = VERDICT_CODES.get(verdict)
+    if severity and (code is None or severity not in {"error", "warning", "info"}):
+        raise InputError(where + "`severity` must be error, warning or info", name, line)
+    if not severity and code is not None:
+        severity = CODES[code][0].value
+    patterns = _patterns(item, "patterns", where, name, required=kind is not Kind.FALLBACK)
+    return Rule(
+        id=rule_id,
+        kind=kind,
+        line=line,
+        en=en,
+        zh=zh,
+        fields=fields,
+        patterns=patterns,
+        exceptions=_patterns(item, "exceptions", where, name),
+        unless=_patterns(item, "unless", where, name),
+        memory_sense=bool(item.get("memory_sense", False)),
+        verdict=verdict,
+        severity=severity,
+        track=str(item.get("track", "")),
+        reason_codes=tuple(str(c) for c in _list(item, "reason_codes", where, name)),
+        aspects=_aspects(item, kind, where, name),
+    )
+
+
+def _known(item: _Map, allowed: set[str], name: str) -> None:
+    unknown = sorted(str(k) for k in item if k not in allowed)
+    if unknown:
+        raise InputError(
+            f"unknown key {unknown[0]!r} (allowed: {sorted(allowed)})", name, item.line
+        )
+
+
+def _unique_ids(rules: Sequence[Rule], name: str) -> None:
+    seen: set[str] = set()
+    for rule in rules:
+        if rule.id in seen:
+            raise InputError(f"rule id {rule.id!r} is used twice", name, rule.line)
+        seen.add(rule.id)
+
+
+def _description(item: _Map, where: str, name: str) -> tuple[str, str]:
+    desc = item.get("description")
+    if not isinstance(desc, Mapping) or not desc.get("en") or not desc.get("zh"):
+        raise InputError(where + "`description` needs both `en` and `zh` text", name, item.line)
+    return " ".join(str(desc["en"]).split()), " ".join(str(desc["zh"]).split())
+
+
+def _fields(item: _Map, where: str, name: str) -> tuple[str, ...]:
+    fields = tuple(str(f) for f in _list(item, "fields", where, name)) or EVIDENCE_FIELDS
+    bad = [f for f in fields if f not in FIELDS]
+    if bad:
+        raise InputError(where + f"unknown field {bad[0]!r} (allowed: {FIELDS})", name, item.line)
+    return fields
+
+
+def _verdict(item: _Map, kind: Kind, where: str, name: str) -> Verdict:
+    default = {Kind.GATE: "exclude", Kind.CORE: "include"}.get(kind, "review")
+    try:
+        verdict = Verdict(str(item.get("verdict", default)))
+    except ValueError:
+        choices = ", ".join(v.value for v in Verdict)
+        raise InputError(where + f"`verdict` must be one of {choices}", name, item.line) from None
+    if (kind is Kind.CORE) != (verdict is Verdict.INCLUDE):
+        raise InputError(where + "only core rules give `include`", name, item.line)
+    return verdict
+
+
+def _list(item: _Map, key: str, where: str, name: str) -> list[Any]:
+    value = item.get(key, [])
+    if not isinstance(value, list):
+        raise InputError(where + f"`{key}` must be a list", name, item.line)
+    return value
+
+
+def _patterns(
+    item: _Map, key: str, where: str, name: str, required: bool = False
+) -> tuple[Pattern, ...]:
+    raw = _list(item, key, where, name)
+    if required and not raw:
+        raise InputError(where + f"`{key}` must list at least one phrase", name, item.line)
+    out = []
+    for phrase in raw:
+        if not isinstance(phrase, str):
+            raise InputError(
+                where + f"`{key}` entries must be text, got {phrase!r}", name, item.line
+            )
+        try:
+            out.append(Pattern(phrase, compile_phrase(phrase)))
+        except ValueError as exc:
+            raise InputError(where + f"bad phrase {phrase!r}: {exc}", name, item.line) from None
+    return tuple(out)
+
+
+def _aspects(item: _Map, kind: Kind, where: str, name: str) -> dict[str, tuple[Pattern, ...]]:
+    raw = item.get("aspects")
+    if raw is None and kind is not Kind.SKILL:
+        return {}
+    if not isinstance(raw, _Map) or not raw:
+        raise InputError(where + "`aspects` must map aspect names to phrases", name, item.line)
+    return {str(k): _patterns(raw, str(k), where, name, required=True) for k in raw}
