@@ -57,8 +57,13 @@ class Quote:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape."""
-        return {"field": self.field, "start": self.start, "end": self.end,
-                "text": self.text, "rule": self.rule}  # fmt: skip
+        return {
+            "field": self.field,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "rule": self.rule,
+        }
 
 
 @dataclass(frozen=True)
@@ -118,7 +123,7 @@ class _Hit:
 
 
 def _hits(patterns: Iterable[Pattern], paper: PaperText, fields: Iterable[str]) -> list[_Hit]:
-    out = []
+    out: list[_Hit] = []
     for name in fields:
         text = paper.field(name)
         for pattern in patterns:
@@ -186,24 +191,40 @@ def _where(hits: list[_Hit]) -> str:
 def decide(paper: PaperText, rules: ScopeRules) -> Decision:
     """The scope verdict for one paper: gate, exclusion and skill signals, then core signals."""
     if not (paper.title or "").strip() and not (paper.abstract or "").strip():
-        return _decision(rules.gate, Verdict.HOLD, (), "none",
-                         "official title and abstract unavailable; nothing to quote")  # fmt: skip
+        return _decision(
+            rules.gate,
+            Verdict.HOLD,
+            (),
+            "none",
+            "official title and abstract unavailable; nothing to quote",
+        )
     if not (paper.abstract or "").strip() or not (paper.title or "").strip():
         missing = "abstract" if paper.title else "title"
-        return _decision(rules.gate, Verdict.HOLD, (), "title_topic_screen" if paper.title else "none",
-                         f"official {missing} unavailable, so the entry gate cannot be "
-                         "checked; nothing to quote")  # fmt: skip
+        return _decision(
+            rules.gate,
+            Verdict.HOLD,
+            (),
+            "title_topic_screen" if paper.title else "none",
+            f"official {missing} unavailable, so the entry gate cannot be "
+            "checked; nothing to quote",
+        )
     gate_hits = _rule_hits(rules.gate, paper)
     if not gate_hits:
         words = "/".join(p.source for p in rules.gate.patterns)
-        return _decision(rules.gate, Verdict.EXCLUDE, (), "abstract",
-                         f"no standalone {words} in the official title or abstract, "
-                         "so there is no memory sentence to quote")  # fmt: skip
+        return _decision(
+            rules.gate,
+            Verdict.EXCLUDE,
+            (),
+            "abstract",
+            f"no standalone {words} in the official title or abstract, "
+            "so there is no memory sentence to quote",
+        )
     return _after_gate(paper, rules, gate_hits)
 
 
-def _decision(rule: Rule, verdict: Verdict, quotes: tuple[Quote, ...], scope: str,
-              reason: str) -> Decision:  # fmt: skip
+def _decision(
+    rule: Rule, verdict: Verdict, quotes: tuple[Quote, ...], scope: str, reason: str
+) -> Decision:
     code = VERDICT_CODES.get(verdict)
     severity = rule.severity if verdict is rule.verdict else ""
     if code and not severity:
@@ -227,24 +248,42 @@ def _after_gate(paper: PaperText, rules: ScopeRules, gate_hits: list[_Hit]) -> D
         return _review(paper, fired, missing, notes)
     memory = (rules.gate, gate_hits)
     core = [(r, h) for r in rules.of_kind(Kind.CORE) if (h := _rule_hits(r, paper))]
-    core = [(r, h) for r, h in core if not _blocked(r, paper)]
+    core = [(r, _memory_first(paper, h, gate_hits)) for r, h in core if not _blocked(r, paper)]
     if core:
         names = ", ".join(r.id for r, _ in core)
-        return Decision(Verdict.INCLUDE, (rules.gate.id, *(r.id for r, _ in core)),
-                        _quotes(paper, [memory, *core]), "abstract",
-                        f"passes the entry gate with core-scope signals ({names}) and no "
-                        "exclusion signal", None, "", core[0][0].track, (), notes)  # fmt: skip
+        return Decision(
+            Verdict.INCLUDE,
+            (rules.gate.id, *(r.id for r, _ in core)),
+            _quotes(paper, [memory, *core]),
+            "abstract",
+            f"passes the entry gate with core-scope signals ({names}) and no exclusion signal",
+            None,
+            "",
+            core[0][0].track,
+            (),
+            notes,
+        )
     fallback = rules.of_kind(Kind.FALLBACK)
     rule = fallback[0] if fallback else rules.gate
     quotes = _quotes(paper, [(rule, gate_hits)])
-    return Decision(Verdict.REVIEW, (rules.gate.id, rule.id), quotes, "abstract",
-                    "passes the entry gate but shows no core-scope signal; the memory "
-                    "sentence is quoted", "scope-review", rule.severity or "warning",
-                    notes=notes)  # fmt: skip
+    return Decision(
+        Verdict.REVIEW,
+        (rules.gate.id, rule.id),
+        quotes,
+        "abstract",
+        "passes the entry gate but shows no core-scope signal; the memory sentence is quoted",
+        "scope-review",
+        rule.severity or "warning",
+        notes=notes,
+    )
 
 
-def _review(paper: PaperText, fired: list[tuple[Rule, list[_Hit]]],
-            missing: tuple[str, ...], notes: tuple[str, ...]) -> Decision:  # fmt: skip
+def _review(
+    paper: PaperText,
+    fired: list[tuple[Rule, list[_Hit]]],
+    missing: tuple[str, ...],
+    notes: tuple[str, ...],
+) -> Decision:
     quotes = _quotes(paper, fired)
     names = ", ".join(r.id + _where(h) for r, h in fired)
     reason = f"passes the entry gate but matches {names}"
@@ -253,8 +292,18 @@ def _review(paper: PaperText, fired: list[tuple[Rule, list[_Hit]]],
     if not quotes:
         reason += "; no quote because the signal is outside the title and abstract"
     worst = max(fired, key=lambda rh: {"error": 3, "warning": 2, "info": 1}.get(rh[0].severity, 0))
-    return Decision(Verdict.REVIEW, tuple(r.id for r, _ in fired), quotes, "abstract", reason,
-                    "scope-review", worst[0].severity, "", missing, notes)  # fmt: skip
+    return Decision(
+        Verdict.REVIEW,
+        tuple(r.id for r, _ in fired),
+        quotes,
+        "abstract",
+        reason,
+        "scope-review",
+        worst[0].severity,
+        "",
+        missing,
+        notes,
+    )
 
 
 def _exclusions(
@@ -272,6 +321,16 @@ def _exclusions(
     if senses and all(_inside(g, covered) for g in gate_hits):
         fired = senses + fired
     return fired
+
+
+def _memory_first(paper: PaperText, hits: list[_Hit], gate_hits: list[_Hit]) -> list[_Hit]:
+    """Hits whose sentence also holds a memory word first: the best quote for include."""
+
+    def with_memory(hit: _Hit) -> bool:
+        a, b = _sentence_of(paper.field(hit.field), hit.start)
+        return any(g.field == hit.field and a <= g.start < b for g in gate_hits)
+
+    return sorted(hits, key=lambda h: not with_memory(h))
 
 
 def _inside(hit: _Hit, spans: list[_Hit]) -> bool:

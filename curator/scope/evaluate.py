@@ -140,9 +140,9 @@ def disagreements(items: Sequence[Case]) -> list[Case]:
     out = []
     for case in items:
         verdict, decision = case.decision.verdict, case.record.decision
-        if decision == "include" and case.passes_policy_gate and verdict is not Verdict.INCLUDE:
-            out.append(case)
-        elif decision in ("exclude", "hold") and verdict is Verdict.INCLUDE:
+        if (
+            decision == "include" and case.passes_policy_gate and verdict is not Verdict.INCLUDE
+        ) or (decision in ("exclude", "hold") and verdict is Verdict.INCLUDE):
             out.append(case)
     return out
 
@@ -153,8 +153,10 @@ def trail(case: Case) -> str:
     quote = d.quotes[0].text if d.quotes else d.reason
     if len(quote) > 160:
         quote = quote[:157] + "..."
-    return (f"`{case.record.id}` maintainer **{case.record.decision}**, curator **{d.verdict}** "
-            f"via {', '.join(d.rules)}: \"{quote}\"")  # fmt: skip
+    return (
+        f"`{case.record.id}` maintainer **{case.record.decision}**, curator **{d.verdict}** "
+        f'via {", ".join(d.rules)}: "{quote}"'
+    )
 
 
 def rule_counts(items: Sequence[Case], rules: ScopeRules) -> list[tuple[str, str, int, int]]:
@@ -171,24 +173,38 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
+_LABELS = (
+    "records with an abstract",
+    "gate disagrees with the policy's lexical rule",
+    "includes passing the gate",
+    "… of them excluded (must be 0)",
+    "… of them sent to review (≤ 20 %)",
+    "includes failing the gate (policy change)",
+    "exclude/hold caught as exclude, hold or review (≥ 90 %)",
+    "gate-passing exclude/hold reviewed by an exclusion signal (≥ 75 %)",
+)
+
+
+def _values(m: Metrics) -> tuple[str, ...]:
+    """The cells of one metrics column, in _LABELS order."""
+    return (
+        str(m.n),
+        str(m.gate_disagreements),
+        str(m.include_pass),
+        str(m.include_pass_excluded),
+        f"{m.include_pass_review} ({_pct(m.include_review_rate)})",
+        str(m.include_fail),
+        f"{m.negatives_caught}/{m.negatives} ({_pct(m.caught_rate)})",
+        f"{m.negative_pass_signal}/{m.negative_pass} ({_pct(m.signal_rate)})",
+    )
+
+
 def _metrics_table(named: Sequence[tuple[str, Metrics]]) -> list[str]:
     head = "| measure | " + " | ".join(n for n, _ in named) + " |"
     lines = [head, "|---" * (len(named) + 1) + "|"]
-    rows = [
-        ("records with an abstract", lambda m: str(m.n)),
-        ("gate disagrees with the policy's lexical rule", lambda m: str(m.gate_disagreements)),
-        ("includes passing the gate", lambda m: str(m.include_pass)),
-        ("… of them excluded (must be 0)", lambda m: str(m.include_pass_excluded)),
-        ("… of them sent to review (≤ 20 %)",
-         lambda m: f"{m.include_pass_review} ({_pct(m.include_review_rate)})"),
-        ("includes failing the gate (policy change)", lambda m: str(m.include_fail)),
-        ("exclude/hold caught as exclude, hold or review (≥ 90 %)",
-         lambda m: f"{m.negatives_caught}/{m.negatives} ({_pct(m.caught_rate)})"),
-        ("gate-passing exclude/hold reviewed by an exclusion signal (≥ 75 %)",
-         lambda m: f"{m.negative_pass_signal}/{m.negative_pass} ({_pct(m.signal_rate)})"),
-    ]  # fmt: skip
-    for label, show in rows:
-        lines.append(f"| {label} | " + " | ".join(show(m) for _, m in named) + " |")
+    columns = [_values(m) for _, m in named]
+    for i, label in enumerate(_LABELS):
+        lines.append(f"| {label} | " + " | ".join(col[i] for col in columns) + " |")
     return lines
 
 
@@ -206,8 +222,13 @@ def render_markdown(items: Sequence[Case], rules: ScopeRules, sources: Sequence[
         "The rules were tuned while looking at the *tuning* half only (record IDs whose SHA-256 "
         "starts with 0-7); the *held-out* half (8-f) shows how they generalise.",
         "",
-        *_metrics_table([("all", metrics(items)), ("tuning half", metrics(tune)),
-                         ("held-out half", metrics(test))]),  # fmt: skip
+        *_metrics_table(
+            [
+                ("all", metrics(items)),
+                ("tuning half", metrics(tune)),
+                ("held-out half", metrics(test)),
+            ]
+        ),
         "",
         "## Confusion matrix (maintainer decision × curator verdict)",
         "",
@@ -217,11 +238,16 @@ def render_markdown(items: Sequence[Case], rules: ScopeRules, sources: Sequence[
     for row, counts in matrix(items).items():
         label = row + (f" — {GATE_CHANGE}" if row == "include (fails gate)" else "")
         lines.append(f"| {label} | " + " | ".join(str(counts[v]) for v in VERDICTS) + " |")
-    lines += ["", "Includes that fail the gate were decided under policy 2026-09-30; under "
-              f"2026-10-09 they are excluded ({GATE_CHANGE}), so they are not rule errors.", "",
-              "## Exclusion signals", "",
-              "| rule | maintainers' reason_code classes | fired on exclude/hold | fired on include |",
-              "|---|---|---|---|"]  # fmt: skip
+    lines += [
+        "",
+        "Includes that fail the gate were decided under policy 2026-09-30; under "
+        f"2026-10-09 they are excluded ({GATE_CHANGE}), so they are not rule errors.",
+        "",
+        "## Exclusion signals",
+        "",
+        "| rule | maintainers' reason_code classes | fired on exclude/hold | fired on include |",
+        "|---|---|---|---|",
+    ]
     for rule_id, codes, neg, pos in rule_counts(items, rules):
         lines.append(f"| `{rule_id}` | {codes} | {neg} | {pos} |")
     lines += ["", "## Disagreements", ""]

@@ -24,14 +24,22 @@ from curator.sources.text import read_text
 
 #: Used when scope.yaml has no `records` section: the policy's own vocabulary.
 DEFAULT_SPEC: dict[str, Any] = {
-    "reading_scopes": ["abstract", "abstract_and_selected_sections", "full_text",
-                       "title_topic_screen"],  # fmt: skip
+    "reading_scopes": [
+        "abstract",
+        "abstract_and_selected_sections",
+        "full_text",
+        "title_topic_screen",
+    ],
     "sections_required_for": ["abstract_and_selected_sections"],
     "required": {
         "2026-10-09": {
             "any": ["id", "title", "decision", "policy_version", "reading_scope", "reason"],
-            "include": ["source_url", "abstract|source_abstract", "memory_focus_quote",
-                        "memory_focus_reason"],  # fmt: skip
+            "include": [
+                "source_url",
+                "abstract|source_abstract",
+                "memory_focus_quote",
+                "memory_focus_reason",
+            ],
         },
     },
     "reassessment_fields": ["previous_sha256", "source_url", "source_sha256", "reason"],
@@ -186,10 +194,17 @@ def _check_one(record: Record, job: RecordCheck) -> list[Finding]:
     return out
 
 
-def _finding(job: RecordCheck, code: str, record: Record, message: str, evidence: str = "",
-             suggestion: str = "") -> Finding:  # fmt: skip
-    return job.context.finding(code, _subject(record.id), record.source, message, evidence,
-                               suggestion)  # fmt: skip
+def _finding(
+    job: RecordCheck,
+    code: str,
+    record: Record,
+    message: str,
+    evidence: str = "",
+    suggestion: str = "",
+) -> Finding:
+    return job.context.finding(
+        code, _subject(record.id), record.source, message, evidence, suggestion
+    )
 
 
 def _present(record: Record, name: str) -> bool:
@@ -202,29 +217,51 @@ def _fields(record: Record, job: RecordCheck) -> list[Finding]:
     required = job.spec.get("required", {}).get(version)
     if required is None:
         known = ", ".join(sorted(job.spec.get("required", {})))
-        return [_finding(job, "record-fields-missing", record,
-                         f"policy_version {version or '(none)'} is not one the rules know "
-                         f"({known})")]  # fmt: skip
+        return [
+            _finding(
+                job,
+                "record-fields-missing",
+                record,
+                f"policy_version {version or '(none)'} is not one the rules know ({known})",
+            )
+        ]
     names = list(required.get("any", [])) + list(required.get(record.decision, []))
     if record.decision == "include" and record.data.get("track") == "procedural_memory":
         names += list(required.get("procedural", []))
     missing = [n for n in names if not _present(record, n)]
     if not missing:
         return []
-    return [_finding(job, "record-fields-missing", record,
-                     f"{record.decision or 'record'} under policy {version} lacks "
-                     f"{', '.join(missing)}")]  # fmt: skip
+    return [
+        _finding(
+            job,
+            "record-fields-missing",
+            record,
+            f"{record.decision or 'record'} under policy {version} lacks {', '.join(missing)}",
+        )
+    ]
 
 
 def _reading_scope(record: Record, job: RecordCheck) -> list[Finding]:
     scope = str(record.data.get("reading_scope", ""))
     allowed = list(job.spec.get("reading_scopes", []))
     if scope not in allowed:
-        return [_finding(job, "record-bad-reading-scope", record,
-                         f"reading_scope {scope or '(none)'} is not one of {', '.join(allowed)}")]
+        return [
+            _finding(
+                job,
+                "record-bad-reading-scope",
+                record,
+                f"reading_scope {scope or '(none)'} is not one of {', '.join(allowed)}",
+            )
+        ]
     if scope in job.spec.get("sections_required_for", []) and not record.data.get("sections_read"):
-        return [_finding(job, "record-bad-reading-scope", record,
-                         f"reading_scope {scope} needs `sections_read` naming the sections")]
+        return [
+            _finding(
+                job,
+                "record-bad-reading-scope",
+                record,
+                f"reading_scope {scope} needs `sections_read` naming the sections",
+            )
+        ]
     return []
 
 
@@ -232,14 +269,27 @@ def _against_official(record: Record, official: PaperText, job: RecordCheck) -> 
     out: list[Finding] = []
     title = str(record.data.get("title", ""))
     if official.title and title and normal_text(title) != normal_text(official.title):
-        out.append(_finding(job, "record-title-mismatch", record,
-                            "the record's title is not the official title",
-                            evidence=title, suggestion=official.title))  # fmt: skip
+        out.append(
+            _finding(
+                job,
+                "record-title-mismatch",
+                record,
+                "the record's title is not the official title",
+                evidence=title,
+                suggestion=official.title,
+            )
+        )
     mine = record.abstract
     if official.abstract and mine and normal_text(mine) != normal_text(official.abstract):
-        out.append(_finding(job, "record-abstract-mismatch", record,
-                            "the record's abstract is not the official abstract",
-                            evidence=_first_difference(mine, official.abstract)))  # fmt: skip
+        out.append(
+            _finding(
+                job,
+                "record-abstract-mismatch",
+                record,
+                "the record's abstract is not the official abstract",
+                evidence=_first_difference(mine, official.abstract),
+            )
+        )
     quote = record.data.get("memory_focus_quote")
     if quote and official.title is not None and official.abstract is not None:
         out += _quote(record, str(quote), official, job)
@@ -250,7 +300,7 @@ def _first_difference(mine: str, official: str) -> str:
     """A short view of where the two texts part, in normalised words."""
     a, b = normal_text(mine).split(), normal_text(official).split()
     i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    return f"record: …{' '.join(a[i:i + 8])}… / official: …{' '.join(b[i:i + 8])}…"
+    return f"record: …{' '.join(a[i : i + 8])}… / official: …{' '.join(b[i : i + 8])}…"
 
 
 def _quote(record: Record, quote: str, official: PaperText, job: RecordCheck) -> list[Finding]:
@@ -258,13 +308,25 @@ def _quote(record: Record, quote: str, official: PaperText, job: RecordCheck) ->
     wanted = _spaced(quote)
     texts = [_spaced(official.title or ""), _spaced(official.abstract or "")]
     if not any(wanted and wanted in t for t in texts):
-        return [_finding(job, "record-quote-missing", record,
-                         "memory_focus_quote is not verbatim in the official title or abstract",
-                         evidence=quote)]  # fmt: skip
+        return [
+            _finding(
+                job,
+                "record-quote-missing",
+                record,
+                "memory_focus_quote is not verbatim in the official title or abstract",
+                evidence=quote,
+            )
+        ]
     if not _MEMORY.search(wanted):
-        return [_finding(job, "record-quote-missing", record,
-                         "memory_focus_quote does not contain the word memory or memories",
-                         evidence=quote)]  # fmt: skip
+        return [
+            _finding(
+                job,
+                "record-quote-missing",
+                record,
+                "memory_focus_quote does not contain the word memory or memories",
+                evidence=quote,
+            )
+        ]
     return []
 
 
@@ -279,17 +341,28 @@ def _list_findings(records: Sequence[Record], job: RecordCheck) -> list[Finding]
         source = job.sources.get(paper_id, Source("", 0))
         includes = [r for r in mine if r.decision == "include"]
         if not includes:
-            out.append(job.context.finding(
-                "record-missing", _subject(paper_id), source,
-                "the paper is in the list but no screening record includes it"))  # fmt: skip
+            out.append(
+                job.context.finding(
+                    "record-missing",
+                    _subject(paper_id),
+                    source,
+                    "the paper is in the list but no screening record includes it",
+                )
+            )
             continue
         earlier = [r for r in mine if r.decision in ("exclude", "hold")]
         if earlier and not any(_reassessed(r, job) for r in includes):
             first = earlier[0]
-            out.append(job.context.finding(
-                "record-readded", _subject(paper_id), includes[-1].source,
-                f"re-added after a {first.decision} record ({first.source}) without a complete "
-                "`reassessment`", evidence=str(first.data.get("reason", ""))))  # fmt: skip
+            out.append(
+                job.context.finding(
+                    "record-readded",
+                    _subject(paper_id),
+                    includes[-1].source,
+                    f"re-added after a {first.decision} record ({first.source}) without a complete "
+                    "`reassessment`",
+                    evidence=str(first.data.get("reason", "")),
+                )
+            )
     return out
 
 

@@ -190,9 +190,20 @@ def _build(data: _Map, name: str) -> ScopeRules:
 
 
 _RULE_KEYS = {
-    "id", "kind", "description", "fields", "patterns", "exceptions", "unless",
-    "memory_sense", "verdict", "severity", "track", "reason_codes", "aspects",
-}  # fmt: skip
+    "id",
+    "kind",
+    "description",
+    "fields",
+    "patterns",
+    "exceptions",
+    "unless",
+    "memory_sense",
+    "verdict",
+    "severity",
+    "track",
+    "reason_codes",
+    "aspects",
+}
 
 
 def _rule(item: Any, name: str, parent_line: int) -> Rule:
