@@ -1,0 +1,129 @@
+"""`curator render`: the list sections of README.md regenerated from the catalogue in data/.
+
+Only the text between `<!-- curator:begin SECTION -->` and `<!-- curator:end SECTION -->` is
+rewritten; prose stays as it is. Sections of data/ without markers are appended at the end,
+so nothing in the catalogue is left out. Papers are the list's two-row HTML table (date, title,
+tag badges, links; then the summary bullets), newest first; projects a Markdown table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from curator.errors import InputError
+from curator.model import Entry, Kind
+from curator.sources.text import read_text
+from curator.sources.yaml_catalog import CatalogSource
+from curator.tools.render_html import paper_table, project_table
+
+# One marker comment on one line; matched per line, never over the whole document.
+_MARKER = re.compile(r"^\s*<!--\s*curator:(begin|end)\s+(.+?)\s*-->\s*$")
+# Count badges of shields.io: `Papers-542-`, `Open%20Source%20Projects-111-`.
+_PAPERS_BADGE = re.compile(r"(img\.shields\.io/badge/Papers-)(\d+)(-)")
+_PROJECTS_BADGE = re.compile(r"(img\.shields\.io/badge/(?:Open%20Source%20)?Projects-)(\d+)(-)")
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """The document render produced and whether it differs from the one on disk."""
+
+    text: str
+    changed: bool
+    papers: int
+    projects: int
+    added: tuple[str, ...]
+
+
+def render(data_dir: Path | str, readme_path: Path | str, check: bool = False) -> RenderResult:
+    """Regenerate README's marked sections from `data_dir`; write unless `check`."""
+    readme = Path(readme_path)
+    entries = CatalogSource().load(Path(data_dir)).entries
+    old = read_text(readme) if readme.exists() else ""
+    groups = group(entries)
+    text, used = fill_markers(old, groups, readme.as_posix())
+    added = tuple(name for name in groups if name not in used)
+    text = append_sections(text, {name: groups[name] for name in added})
+    papers = sum(1 for e in entries if e.kind is Kind.PAPER)
+    text = count_badges(text, papers, len(entries) - papers)
+    changed = text != old
+    if changed and not check:
+        readme.write_text(text, encoding="utf-8")
+    return RenderResult(text, changed, papers, len(entries) - papers, added)
+
+
+def group(entries: tuple[Entry, ...]) -> dict[str, list[Entry]]:
+    """Entries by section, sections in catalogue order."""
+    out: dict[str, list[Entry]] = {}
+    for entry in entries:
+        out.setdefault(entry.section, []).append(entry)
+    return out
+
+
+def section_block(entries: list[Entry]) -> list[str]:
+    """The generated lines of one section: papers newest first, then projects."""
+    papers = [e for e in entries if e.kind is Kind.PAPER]
+    projects = [e for e in entries if e.kind is Kind.PROJECT]
+    lines: list[str] = []
+    if papers:
+        lines += paper_table(sorted(papers, key=lambda e: e.date, reverse=True))
+    if projects:
+        lines += ["", *project_table(projects), ""]
+    return lines
+
+
+def fill_markers(text: str, groups: dict[str, list[Entry]], file: str) -> tuple[str, set[str]]:
+    """Replace every marked block; return the text and the sections that had markers."""
+    out: list[str] = []
+    used: set[str] = set()
+    open_name, open_line = "", 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        marker = _MARKER.match(line)
+        kind, name = (marker.group(1), marker.group(2)) if marker else ("", "")
+        if kind == "begin":
+            if open_name or name in used:
+                raise InputError(
+                    f"marker for {name!r} opened twice or inside another", file, number
+                )
+            open_name, open_line = name, number
+            used.add(name)
+            out += [line, *section_block(groups.get(name, []))]
+        elif kind == "end":
+            if name != open_name:
+                raise InputError(f"end marker for {name!r} has no begin", file, number)
+            open_name = ""
+            out.append(line)
+        elif not open_name:
+            out.append(line)
+    if open_name:
+        raise InputError(f"begin marker for {open_name!r} is never ended", file, open_line)
+    return "\n".join(out) + ("\n" if out else ""), used
+
+
+def append_sections(text: str, groups: dict[str, list[Entry]]) -> str:
+    """Add a marked section for each group that README does not have yet."""
+    lines = text.splitlines() or ["# Awesome list", "", *count_badge_lines()]
+    for name, entries in groups.items():
+        begin, end = f"<!-- curator:begin {name} -->", f"<!-- curator:end {name} -->"
+        if any(e.kind is Kind.PAPER for e in entries):
+            summary = f"<summary><strong>{escape(name, quote=False)}</strong></summary>"
+            lines += ["", "<details>", summary, begin, *section_block(entries), end, "</details>"]
+        else:
+            lines += ["", f"## {name}", "", begin, *section_block(entries), end]
+    return "\n".join(lines) + "\n"
+
+
+def count_badge_lines() -> list[str]:
+    """The two count badges a new README starts with (numbers filled by count_badges)."""
+    return [
+        "![Papers](https://img.shields.io/badge/Papers-0-blue.svg)",
+        "![Open Source Projects](https://img.shields.io/badge/Open%20Source%20Projects-0-green.svg)",
+    ]
+
+
+def count_badges(text: str, papers: int, projects: int) -> str:
+    """Set the numbers of the paper-count and project-count badges."""
+    text = _PAPERS_BADGE.sub(lambda m: f"{m.group(1)}{papers}{m.group(3)}", text)
+    return _PROJECTS_BADGE.sub(lambda m: f"{m.group(1)}{projects}{m.group(3)}", text)

@@ -1,0 +1,150 @@
+"""import_document: awesome-list documents into catalogue YAML, and back through render."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from curator.model import Entry, Kind, Severity
+from curator.sources.document import DocumentSource
+from curator.sources.yaml_catalog import CatalogSource, schema
+from curator.tools.import_ import import_document, slug
+from curator.tools.render import render
+from tests.conftest import SAMPLES
+
+HERE = Path(__file__).resolve().parent
+CASES = HERE.parent / "cases" / "documents"
+SAMPLE_DOCS = [
+    SAMPLES / "iaar-awesome-ai-memory.README.excerpt.md",
+    SAMPLES / "xiaomingx-awesome-ai-memory.README.md",
+]
+SAMPLE_IDS = ["iaar", "xiaomingx"]
+
+
+def identity(entry: Entry) -> tuple[object, ...]:
+    subjects = entry.subjects()
+    summary = entry.summary if entry.kind is Kind.PAPER else ""  # projects gain a category
+    return (entry.kind, entry.subject, entry.title, entry.date, entry.section, entry.tags, subjects,
+            summary)  # fmt: skip
+
+
+@pytest.mark.parametrize("doc", SAMPLE_DOCS, ids=SAMPLE_IDS)
+def test_round_trip_keeps_every_paper_and_project(doc: Path, tmp_path: Path) -> None:
+    original = DocumentSource().load(doc)
+    result = import_document(doc, tmp_path / "data")
+    assert (result.papers, result.projects) == (
+        sum(e.kind is Kind.PAPER for e in original.entries),
+        sum(e.kind is Kind.PROJECT for e in original.entries),
+    )
+    rendered = render(tmp_path / "data", tmp_path / "README.md")
+    again = DocumentSource().load(tmp_path / "README.md")
+    assert Counter(map(identity, again.entries)) == Counter(map(identity, original.entries))
+    assert again.findings == original.findings == ()
+    assert (rendered.papers, rendered.projects) == (result.papers, result.projects)
+
+
+@pytest.mark.parametrize("doc", SAMPLE_DOCS, ids=SAMPLE_IDS)
+def test_imported_folder_has_the_documents_subjects(doc: Path, tmp_path: Path) -> None:
+    import_document(doc, tmp_path / "data")
+    catalog = CatalogSource().load(tmp_path / "data")
+    document = DocumentSource().load(doc)
+    assert catalog.findings == ()
+    assert {s for e in catalog.entries for s in e.subjects()} == {
+        s for e in document.entries for s in e.subjects()
+    }
+    assert [e.subject for e in catalog.entries if e.kind is Kind.PAPER] == [
+        e.subject for e in document.entries if e.kind is Kind.PAPER
+    ]
+
+
+def test_files_follow_the_catalogue_shape(tmp_path: Path) -> None:
+    doc = SAMPLES / "iaar-awesome-ai-memory.README.excerpt.md"
+    result = import_document(doc, tmp_path)
+    assert [Path(f).relative_to(tmp_path).as_posix() for f in result.files] == [
+        "papers/survey.yaml",
+        "projects.yaml",
+        "schema.json",
+    ]
+    survey = (tmp_path / "papers" / "survey.yaml").read_text(encoding="utf-8")
+    assert survey.startswith("# yaml-language-server: $schema=../schema.json\n")
+    assert f"  # {doc.as_posix()}:32\n  - title: " in survey
+    first = yaml.safe_load(survey)["papers"][0]
+    assert first == {
+        "title": "Agents That Know Too Much: A Data-Centric Survey of Privacy in LLM Agents",
+        "arxiv": "2606.26627v1",
+        "date": "2026-06-25",
+        "tags": ["Survey", "Agent Privacy", "Data Governance", "Memory Risk"],
+        "summary": first["summary"],
+    }
+    assert first["summary"].count("\n• ") == 2
+    projects = yaml.safe_load((tmp_path / "projects.yaml").read_text(encoding="utf-8"))
+    assert projects["projects"][0] == {
+        "name": "Zep",
+        "repo": "https://github.com/getzep/zep",
+        "website": "https://www.getzep.com/",
+        "since": "2023-05-19",
+        "category": "💻 Systems and Open Sources",
+    }
+    assert (tmp_path / "schema.json").read_text(encoding="utf-8").strip().startswith("{")
+    assert schema()["title"] == "curator catalogue file"
+
+
+def test_incomplete_rows_are_imported_and_listed(tmp_path: Path) -> None:
+    result = import_document(CASES / "paper_rows.md", tmp_path)
+    titles = [e.title for e in CatalogSource().load(tmp_path).entries]
+    assert titles == [e.title for e in DocumentSource().load(CASES / "paper_rows.md").entries]
+    assert len(titles) == 7
+    lines = [w.split(": ")[0].rsplit(":", 1)[1] for w in result.warnings]
+    assert lines == ["32", "40", "79", "84", "90"]
+    assert any("no link, so no identity" in w for w in result.warnings)
+    # The catalogue flags the two dates too: the import does not mend what it was given.
+    invalid = [f for f in CatalogSource().load(tmp_path).findings if f.code == "entry-invalid"]
+    assert [f.evidence.count("is not a date") for f in invalid] == [1, 1]
+
+
+def test_chinese_document_fills_summaries_and_reports_one_language(tmp_path: Path) -> None:
+    result = import_document(
+        HERE / "bilingual" / "README.md", tmp_path, zh=HERE / "bilingual" / "README_cn.md"
+    )
+    by_title = {e.title: e for e in CatalogSource().load(tmp_path).entries}
+    assert by_title["In Both Languages"].summary_zh == "• 中文要点一。\n• 中文要点二。"
+    assert by_title["English Only"].summary_zh == ""
+    assert by_title["Alpha"].summary_zh == "阿尔法。"
+    missing = [(f.code, f.severity, f.subject, f.source.line) for f in result.findings]
+    assert missing == [
+        ("entry-translation-missing", Severity.WARNING, "arxiv:2503.05555", 15),
+        ("entry-translation-missing", Severity.WARNING,
+         "https://aclanthology.org/2025.acl-long.9.pdf", 15),
+    ]  # fmt: skip
+    assert "only in the Chinese document" in result.warnings[1]
+    assert result.findings[1].source.file.endswith("README_cn.md")
+
+
+def test_section_slugs() -> None:
+    assert slug("💻 Systems and Open Sources") == "systems-and-open-sources"
+    assert slug("综述") == ""
+
+
+def test_sections_without_ascii_names_get_numbered_files(tmp_path: Path) -> None:
+    doc = tmp_path / "README.md"
+    row = (
+        '<tr><td rowspan="2">2025-01-0{n}</td><td><strong>T{n}</strong></td><td></td>'
+        '<td><a href="https://arxiv.org/abs/2501.0000{n}">P</a></td></tr>'
+        '<tr><td colspan="3">• b</td></tr>'
+    )
+    doc.write_text(
+        f"## 综述\n\n<table>{row.format(n=1)}</table>\n\n"
+        f"## 方法\n\n<table>{row.format(n=2)}</table>\n",
+        encoding="utf-8",
+    )
+    result = import_document(doc, tmp_path / "out")
+    assert [Path(f).name for f in result.files] == [
+        "section-1.yaml",
+        "section-2.yaml",
+        "schema.json",
+    ]
+    sections = [e.section for e in CatalogSource().load(tmp_path / "out").entries]
+    assert sections == ["综述", "方法"]

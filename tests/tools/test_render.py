@@ -1,0 +1,168 @@
+"""render: README sections between curator markers, regenerated from the catalogue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from curator.errors import InputError
+from curator.model import Kind
+from curator.sources.document import DocumentSource
+from curator.tools.render import render
+
+CATALOG = """\
+section: Survey
+papers:
+  - title: "Older & Wiser"
+    arxiv: "2401.00001"
+    date: "2024-01-05"
+    tags: ["Agent Memory", "Long-term_Memory"]
+    code: "https://github.com/o/older"
+    summary: |-
+      • One <b>bold</b> claim.
+      • Two.
+  - title: "Newer"
+    url: "https://aclanthology.org/2025.acl-long.2.pdf"
+    date: "2025-02-01"
+    links: [{role: website, url: "https://newer.example.org/"}]
+"""
+PROJECTS = """\
+section: Projects
+projects:
+  - name: "Pipe | Name"
+    repo: "https://github.com/p/pipe"
+    since: "2024-03-01"
+    category: "Systems"
+"""
+README = """\
+# My list
+
+![Papers](https://img.shields.io/badge/Papers-542-blue.svg)
+[![Open Source Projects](https://img.shields.io/badge/Open%20Source%20Projects-111-green.svg)](x)
+
+Prose that stays.
+
+<details>
+<summary><strong>Survey</strong></summary>
+<!-- curator:begin Survey -->
+old table that goes
+<!-- curator:end Survey -->
+</details>
+
+More prose.
+
+## Systems
+
+<!-- curator:begin Systems -->
+<!-- curator:end Systems -->
+
+Closing prose.
+"""
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    (folder / "papers").mkdir(parents=True)
+    (folder / "papers" / "survey.yaml").write_text(CATALOG, encoding="utf-8")
+    (folder / "projects.yaml").write_text(PROJECTS, encoding="utf-8")
+    return folder
+
+
+def test_marked_sections_are_rewritten_and_prose_kept(data: Path, tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(README, encoding="utf-8")
+    result = render(data, readme)
+    text = readme.read_text(encoding="utf-8")
+    assert result.changed and result.text == text and result.added == ()
+    assert "old table that goes" not in text
+    for prose in ("Prose that stays.", "More prose.", "Closing prose.", "# My list"):
+        assert text.count(prose) == 1
+    assert "badge/Papers-2-blue.svg" in text
+    assert "Open%20Source%20Projects-1-green.svg" in text
+    assert text.endswith("<!-- curator:end Systems -->\n\nClosing prose.\n")
+
+
+def test_rendered_rows_read_back_exactly(data: Path, tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(README, encoding="utf-8")
+    render(data, readme)
+    loaded = DocumentSource().load(readme)
+    papers = [e for e in loaded.entries if e.kind is Kind.PAPER]
+    # Newest first within the section, whatever the catalogue order.
+    assert [(p.title, p.date, p.section) for p in papers] == [
+        ("Newer", "2025-02-01", "Survey"),
+        ("Older & Wiser", "2024-01-05", "Survey"),
+    ]
+    older = papers[1]
+    assert older.tags == ("Agent Memory", "Long-term_Memory")
+    assert older.summary == "• One <b>bold</b> claim.\n• Two."
+    assert [(lk.role, lk.subject) for lk in older.links] == [
+        ("paper", "arxiv:2401.00001"),
+        ("code", "github:o/older"),
+    ]
+    assert [(lk.role, lk.url) for lk in papers[0].links] == [
+        ("paper", "https://aclanthology.org/2025.acl-long.2.pdf"),
+        ("website", "https://newer.example.org/"),
+    ]
+    (project,) = [e for e in loaded.entries if e.kind is Kind.PROJECT]
+    assert (project.title, project.date, project.section) == (
+        "Pipe | Name",
+        "2024-03-01",
+        "Systems",
+    )
+    assert loaded.findings == ()
+
+
+def test_check_passes_after_render_and_fails_after_a_hand_edit(data: Path, tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(README, encoding="utf-8")
+    assert render(data, readme, check=True).changed
+    assert readme.read_text(encoding="utf-8") == README  # --check never writes
+    render(data, readme)
+    assert not render(data, readme, check=True).changed
+    edited = readme.read_text(encoding="utf-8").replace("Older &amp; Wiser", "Older and Wiser")
+    readme.write_text(edited, encoding="utf-8")
+    assert render(data, readme, check=True).changed
+    assert render(data, readme).changed  # render mends the edit
+    assert not render(data, readme, check=True).changed
+
+
+def test_sections_without_markers_are_appended(data: Path, tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# Only prose\n", encoding="utf-8")
+    result = render(data, readme)
+    assert result.added == ("Survey", "Systems")
+    text = readme.read_text(encoding="utf-8")
+    assert text.startswith("# Only prose\n")
+    assert "<!-- curator:begin Survey -->" in text and "## Systems" in text
+    assert len(DocumentSource().load(readme).entries) == 3
+
+
+def test_missing_readme_is_created(data: Path, tmp_path: Path) -> None:
+    result = render(data, tmp_path / "README.md")
+    assert result.changed and (tmp_path / "README.md").is_file()
+    assert "badge/Papers-2-blue.svg" in result.text
+
+
+@pytest.mark.parametrize(
+    ("markers", "message", "line"),
+    [
+        ("<!-- curator:begin Survey -->\n", "never ended", 2),
+        ("<!-- curator:end Survey -->\n", "has no begin", 2),
+        (
+            "<!-- curator:begin Survey -->\n<!-- curator:begin Survey -->\n",
+            "opened twice",
+            3,
+        ),
+    ],
+)
+def test_broken_markers_name_the_line(
+    data: Path, tmp_path: Path, markers: str, message: str, line: int
+) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n" + markers, encoding="utf-8")
+    with pytest.raises(InputError, match=message) as caught:
+        render(data, readme)
+    assert caught.value.line == line
