@@ -121,9 +121,11 @@ def final_outcome(
         return _found_or_moved(subject, chain, meta)
     if status in GONE:
         return NotFound(subject, f"HTTP {status}", meta)
-    walled = next((h.url for h in chain if rules.is_bot_walled(httpx.URL(h.url).host)), "")
+    # The host that answered last is the likeliest wall; doi.org and the like forward to it.
+    hosts = [httpx.URL(hop.url).host for hop in reversed(chain)]
+    walled = next((host for host in hosts if rules.is_bot_walled(host)), "")
     if walled:
-        return Unverified(subject, f"HTTP {status} from a bot-walled host ({walled})")
+        return Unverified(subject, f"HTTP {status} behind the bot wall of {walled}")
     if status == 429:
         wait = f", Retry-After: {retry_after}" if retry_after else ""
         return Unverified(subject, f"rate limited (HTTP 429{wait})")
@@ -272,13 +274,13 @@ class WebResolver:
     async def _check_all(self, subjects: list[str]) -> dict[str, Outcome]:
         """Check every subject concurrently within the service budget."""
         deadline = time.monotonic() + self.options.service_budget
-        # No keep-alive: connections are made to pinned addresses, and a pooled TLS
-        # connection to one IP must never carry a request for another host name.
+        # The transport, not a client: no proxy from the environment, no cookies, and no
+        # redirect handling of its own (a client parses Location before the guard sees it).
+        # No keep-alive: connections go to pinned addresses, and a pooled TLS connection
+        # to one IP must never carry a request for another host name.
         limits = httpx.Limits(max_keepalive_connections=0)
-        async with httpx.AsyncClient(
-            follow_redirects=False, trust_env=False, limits=limits
-        ) as client:
-            run = _Run(self, client, deadline)
+        async with httpx.AsyncHTTPTransport(limits=limits, retries=0) as transport:
+            run = _Run(self, transport, deadline)
             tasks = {asyncio.create_task(run.check(s)): s for s in subjects}
             done, pending = await asyncio.wait(tasks, timeout=max(0.0, run.remaining()))
             for task in pending:
@@ -292,12 +294,14 @@ class WebResolver:
 
 
 class _Run:
-    """The state of one batch of checks: client, limits, resolved hosts, deadline."""
+    """The state of one batch of checks: transport, limits, resolved hosts, deadline."""
 
-    def __init__(self, owner: WebResolver, client: httpx.AsyncClient, deadline: float) -> None:
+    def __init__(
+        self, owner: WebResolver, transport: httpx.AsyncHTTPTransport, deadline: float
+    ) -> None:
         self.owner = owner
         self.options = owner.options
-        self.client = client
+        self.transport = transport
         self.deadline = deadline
         self.all_hosts = asyncio.Semaphore(max(1, self.options.web_concurrency))
         self.per_host: dict[str, asyncio.Semaphore] = {}
@@ -410,13 +414,11 @@ class _Run:
 
     async def send(self, method: str, target: httpx.URL, host: str, address: str) -> Answer:
         """One request to the pinned address with the real Host header and TLS name."""
-        request = pinned_request(self.client, method, target, address)
-        request.extensions["timeout"] = httpx.Timeout(
-            max(0.001, min(self.options.timeout, self.remaining()))
-        ).as_dict()
+        seconds = max(0.001, min(self.options.timeout, self.remaining()))
+        request = pinned_request(method, target, address, seconds)
         async with self.slot(host):
             self.owner.counter.add("web")
-            response = await self.client.send(request, stream=True)
+            response = await self.transport.handle_async_request(request)
             await response.aclose()
         return Answer(
             response.status_code,
@@ -439,16 +441,16 @@ class _Run:
 
 
 def pinned_request(
-    client: httpx.AsyncClient, method: str, target: httpx.URL, address: str
+    method: str, target: httpx.URL, address: str, timeout: float = 20.0
 ) -> httpx.Request:
     """A request for `target` sent to `address`, with Host and TLS SNI of the real host."""
     host = target.raw_host.decode("ascii")
     shown = f"[{host}]" if ":" in host else host
     host_header = shown if target.port is None else f"{shown}:{target.port}"
-    extensions: dict[str, Any] = {}
+    extensions: dict[str, Any] = {"timeout": httpx.Timeout(timeout).as_dict()}
     if target.scheme == "https":
         extensions["sni_hostname"] = host
-    return client.build_request(
+    return httpx.Request(
         method,
         target.copy_with(host=address),
         headers={

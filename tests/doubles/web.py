@@ -50,6 +50,16 @@ class WebDouble:
         self.max_busy_all = 0
         server.route("*", "/", self._handle)
 
+    def reset(self) -> None:
+        """Forget pages, received requests and figures (to reuse one server across tests)."""
+        with self._lock:
+            self.pages.clear()
+            self._busy.clear()
+            self.max_busy.clear()
+            self._busy_all = 0
+            self.max_busy_all = 0
+        self.server.requests.clear()
+
     # -- building pages ---------------------------------------------------------------
     def url(self, path: str, host: str = "") -> str:
         """The URL of `path` on this server, under host name `host` if given."""
@@ -112,6 +122,7 @@ class WebDouble:
             self.max_busy_all = max(self.max_busy_all, self._busy_all)
 
     def _leave(self, host: str) -> None:
+        # A slow request from before a reset may finish after it: never go below zero.
         with self._lock:
-            self._busy[host] -= 1
-            self._busy_all -= 1
+            self._busy[host] = max(0, self._busy.get(host, 0) - 1)
+            self._busy_all = max(0, self._busy_all - 1)
