@@ -128,26 +128,40 @@ def section_table(
 
 
 def read_papers(reader: _Reader, rows: list[Row]) -> None:
-    """Pair head and summary rows into paper entries; report orphans and gaps."""
+    """Pair head and summary rows into paper entries; other rows may hold projects."""
     i = 0
     while i < len(rows):
         row = rows[i]
         follow = rows[i + 1] if i + 1 < len(rows) else None
-        if is_head(row):
-            summary = follow if follow is not None and is_summary(follow) else None
+        summary = follow if follow is not None and is_summary(follow) else None
+        if is_head(row, summary):
             paper_entry(reader, row, summary)
             i += 2 if summary is not None else 1
             continue
         if is_summary(row) and row.cells[0].span("colspan") > 1:
             reader.invalid("", row.line, ["summary row without its paper row"], "paper row")
+        html_projects(reader, row)
         i += 1
 
 
-def is_head(row: Row) -> bool:
-    """A paper's first row: a rowspan date cell, or several cells carrying a link."""
+def is_head(row: Row, summary: Row | None) -> bool:
+    """A paper's first row: a rowspan date cell, or linked cells followed by a summary row."""
     if len(row.cells) < 2:
         return False
-    return row.cells[0].span("rowspan") > 1 or any(c.links for c in row.cells)
+    linked = any(c.links for c in row.cells)
+    return row.cells[0].span("rowspan") > 1 or (linked and summary is not None)
+
+
+def html_projects(reader: _Reader, row: Row) -> None:
+    """A row of an HTML table that is not a paper: its repository links are projects."""
+    seen: set[str] = set()
+    for link in (lk for c in row.cells for lk in c.links):
+        subject = github_subject(link.href)
+        if subject is None or subject in seen or not clean(link.text):
+            continue  # not a repository, a repeat, or a bare badge
+        seen.add(subject)
+        repo = MdLink(link.href, clean(link.text), link.line)
+        project_entry(reader, repo, link_title(repo), [], {}, row.line)
 
 
 def is_summary(row: Row) -> bool:
