@@ -1,0 +1,206 @@
+"""`curator audit`: keep one open issue (found by label, marker and author) with the latest full
+report and what changed since the last audit; close it when everything is clean.
+
+The previous audit's state rides in the issue body as a hidden block of compressed, base64
+JSON: base64 cannot contain `-->`, so no finding text can end the comment and leak markup.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from curator.model import Report, Severity
+from curator.publish import write_output
+from curator.publish.api import GitHubAPI
+from curator.publish.api import from_env as api_from_env
+from curator.publish.comment import authors, check_repo
+from curator.report import context, markdown
+from curator.report import sanitize as s
+from curator.report.context import RenderContext
+
+MARKER = "<!-- curator:audit -->"
+_STATE = re.compile(r"<!-- curator:state ([A-Za-z0-9+/=]+) -->")
+BODY_LIMIT = 65_536
+MAX_LISTED = 30
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """What happened to the audit issue: opened, updated, closed or none."""
+
+    action: str
+    number: int | None = None
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class Changes:
+    """Findings new and resolved since the last audit, and star/fork movements."""
+
+    new: tuple[tuple[str, ...], ...] = ()
+    resolved: tuple[tuple[str, ...], ...] = ()
+    movements: tuple[tuple[str, int, int, int, int], ...] = ()
+
+
+def state_of(report: Report) -> dict[str, Any]:
+    """What the next audit compares against: problem findings and repository counts."""
+    problems = sorted(
+        {
+            (f.code, f.subject, f.source.file)
+            for f in report.findings
+            if f.severity is not Severity.INFO
+        }
+    )
+    repos: dict[str, list[int]] = {}
+    for result in report.entries:
+        for subject, meta in result.metadata.items():
+            if str(subject).startswith("github:") and isinstance(meta, Mapping):
+                stars, forks = meta.get("stars"), meta.get("forks")
+                if isinstance(stars, int) and isinstance(forks, int):
+                    repos[str(subject)] = [stars, forks]
+    return {"v": 1, "findings": [list(p) for p in problems], "repos": repos}
+
+
+def encode_state(state: Mapping[str, Any]) -> str:
+    """The hidden block carrying `state`."""
+    packed = zlib.compress(json.dumps(state, separators=(",", ":")).encode(), 9)
+    return f"<!-- curator:state {base64.b64encode(packed).decode()} -->"
+
+
+def decode_state(body: str) -> dict[str, Any]:
+    """The state hidden in an issue body, or {} when absent or unreadable."""
+    match = _STATE.search(body or "")
+    if not match:
+        return {}
+    try:
+        state = json.loads(zlib.decompress(base64.b64decode(match.group(1))))
+    except (ValueError, zlib.error):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def changes(previous: Mapping[str, Any], current: Mapping[str, Any]) -> Changes:
+    """New and resolved findings, and repositories whose stars or forks moved."""
+    before = {tuple(map(str, f)) for f in previous.get("findings", []) if isinstance(f, list)}
+    after = {tuple(map(str, f)) for f in current.get("findings", [])}
+    moves = []
+    old_repos = previous.get("repos") or {}
+    for subject, (stars, forks) in sorted(current.get("repos", {}).items()):
+        old = old_repos.get(subject)
+        if isinstance(old, list) and len(old) == 2 and [stars, forks] != old:
+            moves.append((subject, int(old[0]), stars, int(old[1]), forks))
+    moves.sort(key=lambda m: -abs(m[2] - m[1]))
+    return Changes(tuple(sorted(after - before)), tuple(sorted(before - after)), tuple(moves))
+
+
+def changes_section(delta: Changes, first: bool) -> str:
+    """Markdown for what changed since the last audit."""
+    if first:
+        return "**Since the last audit:** this is the first audit.\n"
+    lines = [
+        f"**Since the last audit:** {len(delta.new)} new, {len(delta.resolved)} resolved, "
+        f"{len(delta.movements)} repositories moved in stars or forks.",
+        "",
+    ]
+    lines += _listed("New", delta.new) + _listed("Resolved", delta.resolved)
+    for subject, s0, s1, f0, f1 in delta.movements[:MAX_LISTED]:
+        lines.append(
+            f"- {s.code(subject, 100)}: ★ {s0:,} → {s1:,} ({s1 - s0:+,}), forks {f0:,} → {f1:,}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _listed(label: str, items: tuple[tuple[str, ...], ...]) -> list[str]:
+    """Bullets for new or resolved findings (code, subject, file), capped."""
+    out = [
+        f"- {label}: {s.code(code, 60)} {s.code(subject, 100)} in {s.code(file, 100)}"
+        for code, subject, file in (i[:3] for i in items[:MAX_LISTED])
+    ]
+    if len(items) > MAX_LISTED:
+        out.append(f"- {label}: … {len(items) - MAX_LISTED} more")
+    return out
+
+
+def audit_body(report: Report, ctx: RenderContext, previous: Mapping[str, Any] | None) -> str:
+    """Issue body: marker, state, what changed, then the report sized to fit the limit."""
+    state = state_of(report)
+    head = f"{MARKER}\n{encode_state(state)}\n\n"
+    head += changes_section(changes(previous or {}, state), previous is None) + "\n"
+    room = BODY_LIMIT - len(head) - 100
+    return head + markdown.render(report, ctx, limit=max(room, 1000))
+
+
+def find_issue(api: GitHubAPI, repo: str, label: str) -> list[dict[str, Any]]:
+    """Our open audit issues carrying `label`, oldest first (pull requests excluded)."""
+    logins = authors(api)
+    found = []
+    for issue in api.paginate(f"/repos/{repo}/issues", {"labels": label, "state": "open"}):
+        user = (issue.get("user") or {}).get("login", "")
+        text = (issue.get("body") or "").lstrip()
+        if "pull_request" not in issue and user in logins and text.startswith(MARKER):
+            found.append(issue)
+    return sorted(found, key=lambda i: int(i["number"]))
+
+
+def run_audit(
+    api: GitHubAPI,
+    repo: str,
+    report: Report,
+    label: str = "curator-audit",
+    ctx: RenderContext | None = None,
+) -> AuditResult:
+    """Open, update or close the audit issue for this report."""
+    check_repo(repo)
+    ctx = ctx or RenderContext(repository=repo, title="curator audit")
+    issues = find_issue(api, repo, label)
+    for extra in issues[1:]:
+        _close(api, repo, extra["number"], "not_planned")
+    current = issues[0] if issues else None
+    clean = markdown.is_clean(report)
+    if current is None and clean:
+        return AuditResult("none")
+    previous = decode_state(current.get("body", "")) if current else None
+    body = audit_body(report, ctx, previous)
+    if current is None:
+        payload = {"title": _title(report, ctx), "body": body, "labels": [label]}
+        made = api.request("POST", f"/repos/{repo}/issues", json=payload).data
+        return AuditResult("opened", made["number"], made.get("html_url", ""))
+    update: dict[str, Any] = {"title": _title(report, ctx), "body": body}
+    if clean:
+        update |= {"state": "closed", "state_reason": "completed"}
+    done = api.request("PATCH", f"/repos/{repo}/issues/{current['number']}", json=update).data
+    return AuditResult(
+        "closed" if clean else "updated", current["number"], done.get("html_url", "")
+    )
+
+
+def _close(api: GitHubAPI, repo: str, number: int, reason: str) -> None:
+    """Close a duplicate audit issue."""
+    api.request(
+        "PATCH", f"/repos/{repo}/issues/{number}", json={"state": "closed", "state_reason": reason}
+    )
+
+
+def _title(report: Report, ctx: RenderContext) -> str:
+    """Issue title with the counts, e.g. "curator audit: 2 errors, 5 warnings"."""
+    errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
+    if not errors and not warnings:
+        return f"{s.clean(ctx.title)}: all clear"
+    return f"{s.clean(ctx.title)}: {errors} errors, {warnings} warnings"
+
+
+def audit_from_env(
+    repo: str, report: Report, env: Mapping[str, str], label: str = "curator-audit"
+) -> AuditResult:
+    """`curator audit` after the check: publish the issue and set the `issue-url` output."""
+    ctx = replace(context.from_env(env, title="curator audit"), repository=repo)
+    with api_from_env(env) as api:
+        result = run_audit(api, repo, report, label, ctx)
+    write_output("issue-url", result.url, env.get("GITHUB_OUTPUT") or None)
+    return result

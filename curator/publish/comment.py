@@ -1,0 +1,208 @@
+"""`curator comment`: create or update, in place, the one curator comment on a pull request.
+
+Our comment is recognised by the hidden marker at its start AND by its author (the token's
+user, or github-actions[bot]), so a quoted or forged marker in someone else's comment is never
+touched. Duplicates left by earlier races are deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from curator.errors import UsageError
+from curator.model import (
+    Entry,
+    EntryResult,
+    Finding,
+    Kind,
+    Report,
+    RequestCounts,
+    Severity,
+    Source,
+    Verdict,
+)
+from curator.publish import write_output
+from curator.publish.api import GitHubAPI, PublishError
+from curator.publish.api import from_env as api_from_env
+from curator.report import context, markdown
+from curator.report.context import RenderContext
+
+BOT = "github-actions[bot]"
+#: GitHub refuses comment bodies longer than this many characters.
+BODY_LIMIT = 65_536
+RESOLVED = "**✅ Resolved:** the problems this comment reported earlier are fixed."
+_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    """What happened: created, updated, unchanged or skipped; the comment and deletions."""
+
+    action: str
+    comment_id: int | None = None
+    url: str = ""
+    deleted: tuple[int, ...] = ()
+
+
+def check_repo(repo: str) -> str:
+    """OWNER/NAME, or UsageError."""
+    if not _REPO.match(repo):
+        raise UsageError(f"--repo must be OWNER/NAME, not {repo!r}")
+    return repo
+
+
+def upsert_comment(api: GitHubAPI, repo: str, pr: int, body: str) -> CommentResult:
+    """Create, update or (when clean and never posted) skip the curator comment on PR `pr`."""
+    check_repo(repo)
+    if pr <= 0:
+        raise UsageError(f"--pr must be a positive number, not {pr}")
+    body = prepare(body)
+    ours = own_comments(api, repo, pr, authors(api))
+    clean = markdown.CLEAN_MARKER in body
+    if not ours:
+        if clean:
+            return CommentResult("skipped")
+        made = api.request("POST", f"/repos/{repo}/issues/{pr}/comments", json={"body": body})
+        return CommentResult("created", made.data["id"], made.data.get("html_url", ""))
+    keep, extra = ours[0], ours[1:]
+    if clean:
+        body = resolved(body)
+    deleted = tuple(_delete(api, repo, c["id"]) for c in extra)
+    if keep.get("body") == body:
+        return CommentResult("unchanged", keep["id"], keep.get("html_url", ""), deleted)
+    path = f"/repos/{repo}/issues/comments/{keep['id']}"
+    done = api.request("PATCH", path, json={"body": body})
+    return CommentResult("updated", keep["id"], done.data.get("html_url", ""), deleted)
+
+
+def prepare(body: str) -> str:
+    """The body with the marker first and within GitHub's size limit."""
+    if not body.lstrip().startswith(markdown.MARKER):
+        body = f"{markdown.MARKER}\n{body}"
+    if len(body) > BODY_LIMIT:
+        note = "\n\n… (cut at GitHub's comment size limit; see the workflow artifact)\n"
+        body = body[: BODY_LIMIT - len(note)] + note
+    return body
+
+
+def resolved(body: str) -> str:
+    """A clean report that says the earlier problems are fixed."""
+    if RESOLVED in body:
+        return body
+    return body.replace(markdown.CLEAN_MARKER, f"{markdown.CLEAN_MARKER}\n{RESOLVED}\n", 1)
+
+
+def authors(api: GitHubAPI) -> frozenset[str]:
+    """Who may have written our comment: the token's user and the Actions bot."""
+    login = api.login()
+    return frozenset({BOT, login} - {""})
+
+
+def own_comments(
+    api: GitHubAPI, repo: str, pr: int, logins: frozenset[str]
+) -> list[dict[str, Any]]:
+    """Our comments on the PR, oldest first, across all pages."""
+    found = []
+    for comment in api.paginate(f"/repos/{repo}/issues/{pr}/comments"):
+        user = (comment.get("user") or {}).get("login", "")
+        text = comment.get("body") or ""
+        if user in logins and text.lstrip().startswith(markdown.MARKER):
+            found.append(comment)
+    return sorted(found, key=lambda c: int(c["id"]))
+
+
+def _delete(api: GitHubAPI, repo: str, comment_id: int) -> int:
+    """Delete one duplicate comment; its id."""
+    api.request("DELETE", f"/repos/{repo}/issues/comments/{comment_id}")
+    return comment_id
+
+
+def find_pr(api: GitHubAPI, repo: str, head_sha: str) -> int | None:
+    """The open PR whose head is `head_sha` (fork PRs too, which workflow_run does not list)."""
+    check_repo(repo)
+    for pull in api.paginate(f"/repos/{repo}/pulls", {"state": "open"}):
+        if (pull.get("head") or {}).get("sha") == head_sha:
+            return int(pull["number"])
+    return None
+
+
+def read_body(path: str | Path, ctx: RenderContext) -> str:
+    """The comment body from a file: a curator JSON report is rendered here, with trusted code
+    and sanitising; any other file is taken as Markdown written by a trusted caller."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(data, dict) or data.get("schema") != 1:
+        raise PublishError(f"{path}: not a curator JSON report (schema 1)")
+    return markdown.render(load_report(data), ctx)
+
+
+def load_report(data: Mapping[str, Any]) -> Report:
+    """A Report from CONTRACT.md's JSON report (untrusted: every field is checked or coerced)."""
+    try:
+        entries = tuple(_entry(e) for e in data.get("entries") or [])
+        findings = tuple(_finding(f) for f in data.get("findings") or [])
+        counts = {k: int(v) for k, v in (data.get("requests") or {}).items()}
+        requests = RequestCounts(**{k: v for k, v in counts.items() if k in _COUNTS})
+        notes = tuple(str(n) for n in data.get("notes") or [])
+        elapsed = float(data.get("elapsed_seconds") or 0.0)
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise PublishError(f"malformed JSON report: {exc!r}"[:200]) from None
+    return Report(entries, findings, requests, notes, elapsed)
+
+
+_COUNTS = ("arxiv", "github_graphql", "github_rest", "web", "cache_hits")
+
+
+def _source(raw: Mapping[str, Any]) -> Source:
+    return Source(str(raw["file"]), int(raw.get("line") or 0))
+
+
+def _entry(raw: Mapping[str, Any]) -> EntryResult:
+    entry = Entry(
+        str(raw["subject"]),
+        Kind(raw.get("kind") or "link"),
+        _source(raw["source"]),
+        title=str(raw.get("title") or ""),
+        date=str(raw.get("date") or ""),
+    )
+    verdict = Verdict(raw["verdict"]) if raw.get("verdict") else None
+    metadata = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
+    scope = raw.get("scope") if isinstance(raw.get("scope"), dict) else {}
+    return EntryResult(entry, metadata or {}, verdict, scope or {})
+
+
+def _finding(raw: Mapping[str, Any]) -> Finding:
+    return Finding(
+        str(raw["code"]),
+        Severity(raw["severity"]),
+        str(raw.get("subject") or ""),
+        _source(raw["source"]),
+        str(raw.get("message") or ""),
+        str(raw.get("evidence") or ""),
+        str(raw.get("suggestion") or ""),
+    )
+
+
+def comment_from_env(
+    repo: str, pr: int | None, body_file: str | Path, env: Mapping[str, str], head_sha: str = ""
+) -> CommentResult:
+    """`curator comment`: find the PR (by number, else by head commit), render, upsert, and
+    set the step outputs `comment-id` and `comment-url`."""
+    ctx = context.from_env(env, changed_only=True)
+    ctx = replace(ctx, repository=ctx.repository or repo, head_sha=head_sha or ctx.head_sha)
+    with api_from_env(env) as api:
+        number = pr or (find_pr(api, repo, ctx.head_sha) if ctx.head_sha else None)
+        if not number:
+            return CommentResult("skipped")
+        result = upsert_comment(api, repo, number, read_body(body_file, ctx))
+    write_output("comment-id", str(result.comment_id or ""), env.get("GITHUB_OUTPUT") or None)
+    write_output("comment-url", result.url, env.get("GITHUB_OUTPUT") or None)
+    return result
