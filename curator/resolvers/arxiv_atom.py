@@ -45,13 +45,24 @@ def check_feed(body: bytes) -> int:
     root = _parse(text)
     if root.tag != ATOM + "feed":
         raise FeedError(f"answer is not an Atom feed (root {root.tag!r})")
-    total = root.findtext(OPENSEARCH + "totalResults")
-    if total is None or not total.strip().isdigit():
+    total = _count(root, "totalResults")
+    if total is None:
         raise FeedError("feed has no opensearch:totalResults")
+    # A page holds min(total - start, itemsPerPage) entries; fewer means a cut-off body.
+    per_page = _count(root, "itemsPerPage")
+    expected = max(0, total - (_count(root, "startIndex") or 0))
+    if per_page is not None:
+        expected = min(expected, per_page)
     entries = root.findall(ATOM + "entry")
-    if len(entries) != int(total):
-        raise FeedError(f"feed lists {len(entries)} of {int(total)} results")
+    if len(entries) != expected:
+        raise FeedError(f"feed lists {len(entries)} entries where it announces {expected}")
     return len(entries)
+
+
+def _count(root: ET.Element, name: str) -> int | None:
+    """An opensearch counter of the feed, or None when absent or not a number."""
+    text = (root.findtext(OPENSEARCH + name) or "").strip()
+    return int(text) if text.isdigit() else None
 
 
 def _parse(text: bytes) -> ET.Element:
