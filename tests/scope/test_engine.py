@@ -1,0 +1,189 @@
+"""The engine: gate, hold, exclusion signals, skill gate, core signals, quotes and JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from curator.model import Verdict
+from curator.scope import PaperText, ScopeRules, decide, load_rules
+from curator.scope.engine import sentences
+
+RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "scope.yaml"
+
+
+@pytest.fixture(scope="module")
+def rules() -> ScopeRules:
+    return load_rules(RULES_PATH)
+
+
+def _quotes_are_verbatim(paper: PaperText, decision_quotes: tuple[object, ...]) -> None:
+    for quote in decision_quotes:
+        text = getattr(paper, quote.field)  # type: ignore[attr-defined]
+        assert text[quote.start : quote.end] == quote.text  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We study memorization in transformers.",
+        "Agents reuse experience and interaction history for retrieval.",
+        "A MemoryBank and Mem0-style store for LLM agents.",
+        "We cache states in HBM and SRAM for throughput.",
+    ],
+)
+def test_no_standalone_memory_word_is_excluded_without_quote(
+    rules: ScopeRules, abstract: str
+) -> None:
+    d = decide(PaperText("A study of agents", abstract), rules)
+    assert d.verdict is Verdict.EXCLUDE
+    assert d.code == "scope-exclude" and d.severity == "error"
+    assert d.rules == ("gate-memory-word",)
+    assert d.quotes == () and "no standalone" in d.reason
+    assert d.reading_scope == "abstract"
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract", "scope"),
+    [
+        (None, None, "none"),
+        ("", "  ", "none"),
+        ("Long-term memory for LLM agents", None, "title_topic_screen"),
+        (None, "Agents with long-term memory.", "none"),
+    ],
+)
+def test_missing_metadata_is_hold(
+    rules: ScopeRules, title: str | None, abstract: str | None, scope: str
+) -> None:
+    d = decide(PaperText(title, abstract), rules)
+    assert d.verdict is Verdict.HOLD and d.code == "scope-hold"
+    assert d.quotes == () and "unavailable" in d.reason
+    assert d.reading_scope == scope
+
+
+def test_summary_is_never_evidence(rules: ScopeRules) -> None:
+    paper = PaperText(
+        "Planning with tools", "We plan with tools.", summary="A long-term memory system."
+    )
+    assert decide(paper, rules).verdict is Verdict.EXCLUDE
+
+
+def test_agent_memory_is_included_with_memory_quote(rules: ScopeRules) -> None:
+    paper = PaperText(
+        "Consolidating episodic memory in conversational agents",
+        "Conversational agents forget user facts. We propose a memory writer that consolidates "
+        "episodic memories across sessions. It improves recall on LoCoMo.",
+    )
+    d = decide(paper, rules)
+    assert d.verdict is Verdict.INCLUDE and d.code is None
+    assert d.rules[0] == "gate-memory-word" and "core-agent-memory" in d.rules
+    assert d.track == "agent_memory"
+    assert d.quotes[0].field == "title" and "memory" in d.quotes[0].text
+    _quotes_are_verbatim(paper, d.quotes)
+
+
+def test_hardware_memory_sense_gives_review_with_sentence(rules: ScopeRules) -> None:
+    paper = PaperText(
+        "Faster clustering at scale",
+        "Clustering is slow. Our method reduces GPU memory usage by half. It scales well.",
+    )
+    d = decide(paper, rules)
+    assert d.verdict is Verdict.REVIEW and d.code == "scope-review"
+    assert "hardware-memory" in d.rules
+    assert [q.text for q in d.quotes] == ["Our method reduces GPU memory usage by half."]
+    _quotes_are_verbatim(paper, d.quotes)
+
+
+def test_memory_sense_needs_every_mention_explained(rules: ScopeRules) -> None:
+    paper = PaperText(
+        "Long-term memory for dialogue agents",
+        "Dialogue agents need long-term memory. Our store also lowers GPU memory use.",
+    )
+    d = decide(paper, rules)
+    assert "hardware-memory" not in d.rules
+    assert d.verdict is Verdict.INCLUDE
+
+
+def test_topic_rule_steps_aside_for_language_models(rules: ScopeRules) -> None:
+    physics = PaperText("Quantum channels", "A quantum channel with finite memory of the past.")
+    assert "physics-mathematics" in decide(physics, rules).rules
+    lm = PaperText(
+        "Quantum-inspired recall",
+        "We study quantum-inspired memory recall in large language models.",
+    )
+    assert "physics-mathematics" not in decide(lm, rules).rules
+
+
+def test_skill_library_without_lifecycle_is_review(rules: ScopeRules) -> None:
+    paper = PaperText(
+        "A skill library for agents",
+        "We give LLM agents a skill library and a memory of tools.",
+    )
+    d = decide(paper, rules)
+    assert d.verdict is Verdict.REVIEW and "skill-lifecycle" in d.rules
+    assert set(d.missing) >= {"source", "maintenance"}
+    assert "lifecycle not shown" in d.reason
+
+
+def test_skill_library_with_lifecycle_passes_the_skill_gate(rules: ScopeRules) -> None:
+    paper = PaperText(
+        "A skill library as procedural memory for agents",
+        "LLM agents distill successful trajectories into a skill library stored as procedural "
+        "memory. Skills are retrieved for new tasks and validated, merged or retired over time.",
+    )
+    d = decide(paper, rules)
+    assert "skill-lifecycle" not in d.rules
+    assert d.verdict is Verdict.INCLUDE
+
+
+def test_no_core_signal_falls_back_to_review(rules: ScopeRules) -> None:
+    paper = PaperText("Remembering", "A study of memory in frozen residual connections.")
+    d = decide(paper, rules)
+    assert d.verdict is Verdict.REVIEW
+    assert d.rules == ("gate-memory-word", "no-core-signal")
+    assert d.quotes and "memory" in d.quotes[0].text
+
+
+def test_decision_as_dict_is_json(rules: ScopeRules) -> None:
+    paper = PaperText("Agent memory", "LLM agents with memory. They remember.")
+    out = decide(paper, rules).as_dict()
+    assert json.loads(json.dumps(out)) == out
+    assert set(out) >= {"verdict", "rules", "quotes", "reading_scope", "reason", "code"}
+    assert out["quotes"][0]["field"] == "title"
+
+
+def test_sentences_split_on_terminal_punctuation() -> None:
+    text = "First one. Second (two)! 3 is third? e.g. not split"
+    spans = sentences(text)
+    assert [text[a:b] for a, b in spans] == ["First one.", "Second (two)!", "3 is third? e.g. not split"]
+
+
+_RULES = load_rules(RULES_PATH)
+_WORDS = st.sampled_from(
+    ["memory", "memories", "GPU", "agents", "LLM", "quantum", "skill", "library", "the", "We",
+     "store", "Memory-based", "memorization", "usage", "robot", "world", "model", "."]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    title=st.lists(_WORDS, max_size=8).map(" ".join),
+    abstract=st.lists(_WORDS, max_size=40).map(" ".join),
+)
+def test_every_verdict_quotes_verbatim_or_says_why(title: str, abstract: str) -> None:
+    paper = PaperText(title, abstract)
+    d = decide(paper, _RULES)
+    assert d.quotes or d.reason
+    _quotes_are_verbatim(paper, d.quotes)
+    gate = bool(re.search(r"\bmemor(?:y|ies)\b", f"{title}\n{abstract}", re.IGNORECASE))
+    if title.strip() and abstract.strip():
+        assert (d.verdict is not Verdict.EXCLUDE) == gate
+    else:
+        assert d.verdict is Verdict.HOLD
+    if d.verdict is Verdict.INCLUDE:
+        assert any(re.search(r"(?i)\bmemor(y|ies)\b", q.text) for q in d.quotes)

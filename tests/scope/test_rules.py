@@ -1,0 +1,117 @@
+"""rules/scope.yaml: phrase matching, validation with file:line errors, editing without Python."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from curator.codes import CODES
+from curator.errors import InputError
+from curator.model import Verdict
+from curator.scope import Kind, PaperText, decide, load_rules, parse_rules
+from curator.scope.rules import compile_phrase
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "rules" / "scope.yaml"
+
+MINIMAL = """\
+policy: "2026-10-09"
+rules:
+  - id: gate
+    kind: gate
+    description: {en: gate, zh: 门槛}
+    patterns: [memory, memories]
+  - id: gpu-words
+    kind: exclusion
+    description: {en: gpu, zh: 显存}
+    patterns: [gpu memory]
+  - id: agents
+    kind: core
+    description: {en: agents, zh: 智能体}
+    patterns: [agent*]
+"""
+
+
+def test_repository_rules_load_and_cover_every_kind() -> None:
+    rules = load_rules(RULES)
+    assert rules.policy == "2026-10-09"
+    assert rules.gate.id == "gate-memory-word"
+    for kind in (Kind.EXCLUSION, Kind.SKILL, Kind.CORE, Kind.FALLBACK):
+        assert rules.of_kind(kind), kind
+    for rule in rules.rules:
+        assert rule.en and rule.zh and rule.line > 0
+        if rule.code:
+            assert rule.code in CODES
+
+
+def test_every_exclusion_rule_maps_to_reason_codes() -> None:
+    rules = load_rules(RULES)
+    for rule in (*rules.of_kind(Kind.EXCLUSION), *rules.of_kind(Kind.SKILL)):
+        assert rule.reason_codes, f"{rule.id} has no reason_codes mapping"
+
+
+@pytest.mark.parametrize(
+    ("phrase", "text", "hit"),
+    [
+        ("memory efficient", "a Memory -Efficient method", True),
+        ("memory efficient", "memory-efficient", True),
+        ("memory", "memory-based agents", True),
+        ("memory", "memorization", False),
+        ("memory", "MemoryBank", False),
+        ("memory", "memory_bank", False),
+        ("quantum*", "quantumly secure", True),
+        ("gpu memory", "GPU  memory", True),
+        ("llm", "LLMs", False),
+    ],
+)
+def test_phrases_match_whole_words_case_insensitively(phrase: str, text: str, hit: bool) -> None:
+    assert bool(compile_phrase(phrase).search(text)) is hit
+
+
+def test_a_maintainer_edit_in_yaml_changes_the_verdict() -> None:
+    paper = PaperText("Agents", "We cut GPU memory for agents.")
+    assert decide(paper, parse_rules(MINIMAL)).verdict is Verdict.REVIEW
+    edited = MINIMAL.replace("patterns: [gpu memory]", "patterns: [tpu memory]")
+    assert decide(paper, parse_rules(edited)).verdict is Verdict.INCLUDE
+
+
+@pytest.mark.parametrize(
+    ("broken", "message", "line"),
+    [
+        (MINIMAL.replace("kind: exclusion", "kind: exclusoin"), "`kind` must be one of", 7),
+        (MINIMAL.replace("    patterns: [gpu memory]\n", ""), "`patterns` must list", 7),
+        (MINIMAL.replace("id: agents", "id: gpu-words"), "used twice", 11),
+        (MINIMAL.replace("{en: agents, zh: 智能体}", "{en: agents}"), "both `en` and `zh`", 11),
+        (MINIMAL.replace("kind: exclusion", "kind: exclusion\n    verdict: include"),
+         "only core rules give", 7),
+        (MINIMAL.replace("kind: gate", "kind: core"), "exactly one rule of kind gate", 1),
+        (MINIMAL.replace("    patterns: [agent*]", "    patterns: [agent*]\n    colour: red"),
+         "unknown key 'colour'", 11),
+        (MINIMAL.replace("patterns: [gpu memory]", "patterns: [gpu memory, 3]"),
+         "entries must be text", 7),
+        (MINIMAL.replace("patterns: [gpu memory]", "patterns: ['*']"), "bad phrase", 7),
+        (MINIMAL.replace("    kind: exclusion", "    kind: exclusion\n    kind: core"),
+         "duplicate key 'kind'", 9),
+        (MINIMAL.replace("rules:\n", "rules: [\n"), "invalid YAML", 3),
+        ("- just a list\n", "expected a mapping", 1),
+    ],
+)  # fmt: skip
+def test_malformed_rules_name_file_and_line(broken: str, message: str, line: int) -> None:
+    with pytest.raises(InputError) as info:
+        parse_rules(broken, "rules/scope.yaml")
+    assert message in info.value.message
+    assert info.value.file == "rules/scope.yaml"
+    assert info.value.line == line
+    assert str(info.value).startswith(f"rules/scope.yaml:{line}: ")
+
+
+def test_missing_rules_file_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        load_rules(tmp_path / "scope.yaml")
+
+
+def test_yaml_tags_are_refused() -> None:
+    evil = MINIMAL.replace('policy: "2026-10-09"', "policy: !!python/object/apply:os.getcwd []")
+    with pytest.raises(InputError, match="invalid YAML"):
+        parse_rules(evil)
