@@ -147,7 +147,7 @@ def _patterns(node: yaml.Node, name: str) -> Iterator[re.Pattern[str]]:
 
 def _mapping(node: yaml.Node, name: str, what: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
     """A mapping node as key -> (key node, value node); InputError when it is not one."""
-    if not isinstance(node, yaml.MappingNode):
+    if not isinstance(node, yaml.MappingNode) or node.tag != "tag:yaml.org,2002:map":
         raise InputError(f"{what} must be a mapping", name, _line(node))
     out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
     for key, value in node.value:
@@ -184,7 +184,7 @@ def _items(node: yaml.Node, name: str, key: str) -> list[Any]:
     """The item nodes of a sequence (an empty value counts as empty)."""
     if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null":
         return []
-    if not isinstance(node, yaml.SequenceNode):
+    if not isinstance(node, yaml.SequenceNode) or node.tag != "tag:yaml.org,2002:seq":
         raise InputError(f"{key} must be a list", name, _line(node))
     return list(node.value)
 

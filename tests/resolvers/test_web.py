@@ -553,3 +553,27 @@ def test_resolve_works_inside_a_running_event_loop(tmp_path: Path, web: WebDoubl
         return one(resolver, url)
 
     assert isinstance(asyncio.run(inside()), Found)
+
+
+# -- pinning (pure) ----------------------------------------------------------------------
+def test_pinned_https_request_keeps_host_and_sni() -> None:
+    import httpx
+
+    from curator.resolvers.web import pinned_request
+
+    request = pinned_request("HEAD", httpx.URL("https://bücher.example/a?b=1"), "93.184.216.34")
+    assert request.url == httpx.URL("https://93.184.216.34/a?b=1")
+    assert request.headers["host"] == "xn--bcher-kva.example"
+    assert request.extensions["sni_hostname"] == "xn--bcher-kva.example"
+
+
+def test_pinned_http_request_to_ipv6_keeps_port() -> None:
+    import httpx
+
+    from curator.resolvers.web import pinned_request
+
+    request = pinned_request("GET", httpx.URL("http://a.test:8080/x"), "2606:4700::1111")
+    assert request.url.host == "2606:4700::1111"
+    assert request.url.port == 8080
+    assert request.headers["host"] == "a.test:8080"
+    assert "sni_hostname" not in request.extensions
