@@ -1,0 +1,123 @@
+"""The workflows and the composite action: zizmor-clean, pinned, least privilege, no
+expressions inside run: scripts."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+ACTION = ROOT / ".github" / "actions" / "curator" / "action.yml"
+PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
+#: The real commits of the tags these workflows use (looked up, never invented).
+KNOWN_SHAS = {
+    "actions/checkout": "11bd71901bbe5b1630ceea73d27597364c9af683",  # v4.2.2
+    "actions/setup-python": "a26af69be951a213d495a4c3e4e4022e16d87065",  # v5.6.0
+    "actions/cache": "0057852bfaa89a56745cba8c7296529d2fc39830",  # v4.3.0
+    "actions/upload-artifact": "ea165f8d65b6e75b540449e92b4886f43607fa02",  # v4.6.2
+    "actions/download-artifact": "d3f86a106a0bac45b974a628896c90dbdf5c8093",  # v4.3.0
+    "github/codeql-action": "fca7ace96b7d713c7035871441bd52efbe39e27e",  # v3.28.19
+}
+
+
+def load(path: Path) -> dict[Any, Any]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def steps(doc: dict[Any, Any]) -> list[dict[str, Any]]:
+    """Every step of every job (or of the composite action)."""
+    if "runs" in doc:
+        return list(doc["runs"]["steps"])
+    return [step for job in doc["jobs"].values() for step in job.get("steps", [])]
+
+
+def zizmor() -> str:
+    found = Path(sys.executable).with_name("zizmor")
+    return str(found) if found.exists() else (shutil.which("zizmor") or "zizmor")
+
+
+def test_zizmor_reports_nothing() -> None:
+    """zizmor (offline, pedantic persona) finds nothing in .github/."""
+    out = subprocess.run(
+        [zizmor(), "--offline", "--persona=pedantic", "--format=plain", str(ROOT / ".github")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "No findings to report" in out.stdout
+
+
+def test_the_four_workflows_exist() -> None:
+    """ci, curator-pr, curator-comment and curator-nightly."""
+    names = {p.stem for p in WORKFLOWS}
+    assert {"ci", "curator-pr", "curator-comment", "curator-nightly"} <= names
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.stem)
+def test_no_default_permissions_and_job_scopes(path: Path) -> None:
+    """permissions: {} at the top; each job names its own, never write-all."""
+    doc = load(path)
+    assert doc["permissions"] == {}
+    for job in doc["jobs"].values():
+        assert isinstance(job.get("permissions"), dict) and job["permissions"]
+        assert "write-all" not in str(job["permissions"])
+
+
+@pytest.mark.parametrize("path", [*WORKFLOWS, ACTION], ids=lambda p: p.stem)
+def test_actions_pinned_to_known_shas(path: Path) -> None:
+    """Every `uses:` is a full commit SHA, and the SHA is the looked-up one for that action."""
+    for step in steps(load(path)):
+        uses = step.get("uses")
+        if uses:
+            assert PINNED.match(uses), uses
+            repo = "/".join(uses.split("@")[0].split("/")[:2])
+            assert uses.endswith("@" + KNOWN_SHAS[repo]), uses
+
+
+@pytest.mark.parametrize("path", [*WORKFLOWS, ACTION], ids=lambda p: p.stem)
+def test_no_expressions_in_run_and_no_persisted_credentials(path: Path) -> None:
+    """Untrusted values reach scripts via env: only; checkout never keeps the token."""
+    for step in steps(load(path)):
+        assert "${{" not in step.get("run", "")
+        if step.get("uses", "").startswith("actions/checkout@"):
+            assert step["with"]["persist-credentials"] is False
+
+
+def test_comment_workflow_runs_no_pr_code() -> None:
+    """curator-comment checks out the default branch only and writes only PR comments."""
+    doc = load(ROOT / ".github" / "workflows" / "curator-comment.yml")
+    job = doc["jobs"]["comment"]
+    assert job["permissions"] == {"pull-requests": "write", "actions": "read"}
+    checkout = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/checkout@"))
+    assert "ref" not in checkout["with"] and "repository" not in checkout["with"]
+    download = next(s for s in job["steps"] if "download-artifact" in s.get("uses", ""))
+    assert download["with"]["path"].startswith("${{ runner.temp }}")
+
+
+def test_pr_workflow_is_read_only_with_concurrency() -> None:
+    """curator-pr: contents read only, per-PR concurrency, triggered by the catalogue paths."""
+    doc = load(ROOT / ".github" / "workflows" / "curator-pr.yml")
+    assert doc["jobs"]["check"]["permissions"] == {"contents": "read"}
+    assert "pull_request.number" in doc["concurrency"]["group"]
+    # PyYAML reads the key `on` as True.
+    paths = doc[True]["pull_request"]["paths"]
+    assert {"data/**", "rules/**", "README*.md"} <= set(paths)
+
+
+def test_action_inputs() -> None:
+    """The composite action takes paths, fail-on, token and format."""
+    doc = load(ACTION)
+    assert set(doc["inputs"]) == {"paths", "fail-on", "token", "format"}
+    assert doc["runs"]["using"] == "composite"
