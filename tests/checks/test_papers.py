@@ -1,0 +1,232 @@
+"""check_paper: each kind of wrong paper yields exactly its finding; good papers yield none."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from curator.checks.interface import CheckContext
+from curator.checks.papers import check_paper, date_span
+from curator.codes import CODES
+from curator.model import Entry, Kind, Link, Service, Severity, Source
+from curator.options import Options
+from curator.resolvers.arxiv import ArxivResolver
+from curator.resolvers.cache import Cache
+from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unverified
+from tests.doubles.arxiv import ArxivDouble, Paper
+from tests.doubles.server import LoopbackServer
+
+SRC = Source("data/papers.yaml", 12)
+TITLE = "MemoryBank: Enhancing Large Language Models with Long-Term Memory"
+
+
+def paper_entry(base: str, title: str = TITLE, date: str = "2023-05-17", **kw: Any) -> Entry:
+    subject = f"arxiv:{base}"
+    link = Link("paper", f"https://arxiv.org/abs/{base}", subject, Service.ARXIV)
+    return Entry(subject, Kind.PAPER, SRC, title=title, date=date, links=(link,), **kw)
+
+
+def meta(base: str = "2305.10250", **kw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": base,
+        "version": 1,
+        "title": TITLE,
+        "published": "2023-05-17",
+        "published_at": "2023-05-17T17:59:46Z",
+        "comment": "",
+        "abstract": "We propose MemoryBank.",
+        "withdrawn": False,
+    }
+    out.update(kw)
+    return out
+
+
+def codes(entry: Entry, outcome: Outcome, ctx: CheckContext | None = None) -> list[str]:
+    findings = check_paper(entry, {outcome.subject: outcome}, ctx or CheckContext())
+    return [f.code for f in findings]
+
+
+S = "arxiv:2305.10250"
+
+
+def test_good_paper_has_no_findings() -> None:
+    assert codes(paper_entry("2305.10250"), Found(S, meta())) == []
+
+
+def test_lookalike_title_is_no_mismatch() -> None:
+    entry = paper_entry(
+        "2305.10250", title="{MemoryBank}: enhancing large language models with long term memory."
+    )
+    assert codes(entry, Found(S, meta())) == []
+
+
+def test_retitled_paper() -> None:
+    entry = paper_entry("2305.10250", title="MemoryBank: Long-Term Memory for Chatbots")
+    findings = check_paper(entry, {S: Found(S, meta())}, CheckContext())
+    assert [f.code for f in findings] == ["arxiv-title-mismatch"]
+    f = findings[0]
+    assert f.severity is Severity.ERROR
+    assert f.suggestion == TITLE
+    assert "MemoryBank: Long-Term Memory for Chatbots" in f.evidence and TITLE in f.evidence
+    assert f.subject == S and f.source == SRC
+
+
+def test_withdrawn_paper() -> None:
+    notice = "This paper has been withdrawn by the author"
+    findings = check_paper(
+        paper_entry("2305.10250"),
+        {S: Found(S, meta(version=3, withdrawn=True, comment=notice))},
+        CheckContext(),
+    )
+    assert [f.code for f in findings] == ["arxiv-withdrawn"]
+    assert "v3" in findings[0].message and findings[0].evidence == notice
+
+
+def test_misdated_paper() -> None:
+    findings = check_paper(
+        paper_entry("2305.10250", date="2023-07-01"), {S: Found(S, meta())}, CheckContext()
+    )
+    assert [f.code for f in findings] == ["arxiv-date-mismatch"]
+    assert findings[0].severity is Severity.WARNING
+    assert findings[0].suggestion == "2023-05-17"
+
+
+@pytest.mark.parametrize(
+    ("date", "ok"),
+    [
+        ("2023-05-17", True),
+        ("2023-05-24", True),  # 7 days: within the tolerance
+        ("2023-05-10", True),
+        ("2023-05-25", False),
+        ("2023-05-09", False),
+        ("2023-05", True),
+        ("2023-06", False),  # 2023-06-01 is 15 days after the v1 date
+        ("2023", True),
+        ("2022", False),
+        ("2023/05/17", True),
+        ("", True),  # no date: nothing to compare
+        ("spring 2023", True),  # unreadable: entry-invalid's business, not this check's
+    ],
+)
+def test_date_tolerance(date: str, ok: bool) -> None:
+    result = codes(paper_entry("2305.10250", date=date), Found(S, meta()))
+    assert result == ([] if ok else ["arxiv-date-mismatch"])
+
+
+def test_date_tolerance_is_configurable() -> None:
+    ctx = CheckContext(options=replace(Options(), date_tolerance_days=30))
+    assert codes(paper_entry("2305.10250", date="2023-06-10"), Found(S, meta()), ctx) == []
+
+
+def test_month_precision_suggestion_keeps_the_precision() -> None:
+    findings = check_paper(
+        paper_entry("2305.10250", date="2024-01"), {S: Found(S, meta())}, CheckContext()
+    )
+    assert findings[0].suggestion == "2023-05"
+
+
+def test_unknown_paper() -> None:
+    findings = check_paper(
+        paper_entry("2305.10250"), {S: NotFound(S, "no such paper")}, CheckContext()
+    )
+    assert [f.code for f in findings] == ["arxiv-not-found"]
+    assert findings[0].severity is Severity.ERROR
+
+
+def test_unverified_paper_is_a_warning_only() -> None:
+    findings = check_paper(
+        paper_entry("2305.10250"), {S: Unverified(S, "HTTP 503")}, CheckContext()
+    )
+    assert [f.code for f in findings] == ["arxiv-unverified"]
+    assert findings[0].severity is Severity.WARNING
+    assert findings[0].evidence == "HTTP 503"
+
+
+def test_no_outcome_no_finding() -> None:
+    assert check_paper(paper_entry("2305.10250"), {}, CheckContext()) == []
+
+
+def test_project_arxiv_link_is_checked_but_not_its_title_or_date() -> None:
+    link = Link("paper", "https://arxiv.org/abs/2305.10250", S, Service.ARXIV)
+    project = Entry("github:zhongwanjun/memorybank-siliconfriend", Kind.PROJECT, SRC,
+                    title="SiliconFriend", date="2020-01-01", links=(link,))  # fmt: skip
+    assert check_paper(project, {S: Found(S, meta())}, CheckContext()) == []
+    assert codes(project, NotFound(S)) == ["arxiv-not-found"]
+    assert codes(project, Found(S, meta(withdrawn=True))) == ["arxiv-withdrawn"]
+
+
+def test_configured_severity_is_used() -> None:
+    ctx = CheckContext(options=replace(Options(), severity={"arxiv-date-mismatch": Severity.ERROR}))
+    entry = paper_entry("2305.10250", date="2020-01-01")
+    findings = check_paper(entry, {S: Found(S, meta())}, ctx)
+    assert findings[0].severity is Severity.ERROR
+
+
+def test_only_known_codes() -> None:
+    entry = paper_entry("2305.10250", title="Other", date="2001")
+    outcomes: list[Outcome] = [Found(S, meta(withdrawn=True)), NotFound(S), Unverified(S, "x")]
+    for outcome in outcomes:
+        assert all(code in CODES for code in codes(entry, outcome))
+
+
+def test_date_span() -> None:
+    assert str(date_span("2024-02")) == "(datetime.date(2024, 2, 1), datetime.date(2024, 2, 29))"
+    assert date_span("2024-13") is None
+    assert date_span("2024-02-30") is None
+
+
+# -- end to end through the resolver and the arXiv double ---------------------------------------
+def test_each_wrong_paper_yields_exactly_its_finding(
+    loopback: LoopbackServer, tmp_path: Path
+) -> None:
+    memgpt = "MemGPT: Towards LLMs as Operating Systems"
+    agents = "Generative Agents: Interactive Simulacra of Human Behavior"
+    reflexion = "Reflexion: Language Agents with Verbal Reinforcement Learning"
+    withdrawal = "This paper has been withdrawn by the authors."
+    double = ArxivDouble(
+        {
+            "2305.10250": Paper("2305.10250", TITLE, published="2023-05-17T17:59:46Z"),
+            "2310.08560": Paper("2310.08560", memgpt, published="2023-10-12T17:51:32Z", version=2),
+            "2304.03442": Paper(
+                "2304.03442", agents, published="2023-04-07T14:26:09Z", comment=withdrawal
+            ),
+            "2303.11366": Paper("2303.11366", reflexion, published="2023-03-20T18:08:50Z"),
+        }
+    )
+    url = double.install(loopback)
+    entries = {
+        "good": paper_entry("2305.10250", title=TITLE.lower().replace("-", " ")),
+        "retitled": paper_entry("2310.08560", title="MemGPT: LLMs as Memory Managers"),
+        "withdrawn": paper_entry("2304.03442", title=agents, date="2023-04"),
+        "misdated": paper_entry("2303.11366", title=reflexion.upper(), date="2023-10-01"),
+        "unknown": paper_entry("2312.99999", title="No Such Paper"),
+    }
+    entries["retitled"] = replace(entries["retitled"], date="2023-10-12")
+    entries["unknown"] = replace(entries["unknown"], date="2023-12-01")
+    options = replace(Options(), arxiv_api_url=url, arxiv_delay=0.0)
+    counter = Counter()
+    resolver = ArxivResolver(options, Cache(tmp_path / "c.sqlite"), counter)
+    outcomes = resolver.resolve([e.subject for e in entries.values()])
+    assert len(double.requests()) == 1 == counter.get("arxiv")
+    ctx = CheckContext(options=options)
+    got = {name: [f.code for f in check_paper(e, outcomes, ctx)] for name, e in entries.items()}
+    assert got == {
+        "good": [],
+        "retitled": ["arxiv-title-mismatch"],
+        "withdrawn": ["arxiv-withdrawn"],
+        "misdated": ["arxiv-date-mismatch"],
+        "unknown": ["arxiv-not-found"],
+    }
+
+
+def test_outage_yields_unverified_warnings_only(loopback: LoopbackServer, tmp_path: Path) -> None:
+    double = ArxivDouble({"2305.10250": Paper("2305.10250", TITLE)})
+    url = double.install(loopback)
+    double.fail(*["503"] * 10)
+    options = replace(Options(), arxiv_api_url=url, arxiv_delay=0.01, service_budget=1.0)
+    outcomes = ArxivResolver(options, Cache(None), Counter()).resolve([S])
+    findings = check_paper(paper_entry("2305.10250"), outcomes, CheckContext(options=options))
+    assert [(f.code, f.severity) for f in findings] == [("arxiv-unverified", Severity.WARNING)]

@@ -1,0 +1,107 @@
+"""Title normalisation: look-alikes match, real word differences do not (with properties)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from curator.checks.titles import normalise_title, titles_match
+
+LOOKALIKES = [
+    ("MemGPT: Towards LLMs as Operating Systems", "memgpt: towards llms as operating systems"),
+    ("MemGPT: Towards LLMs as Operating Systems", "MemGPT  Towards\nLLMs as Operating Systems."),
+    ("H$_2$O: Heavy-Hitter Oracle", "H₂O: Heavy Hitter Oracle"),
+    ("MemGPT$^2$", "MemGPT²"),
+    ("Memory \\& Reasoning in LLMs", "Memory & Reasoning in LLMs"),
+    ("Memory \\& Reasoning in LLMs", "Memory and reasoning in LLMs"),
+    ("{MemoryBank}: Enhancing {LLMs}", "MemoryBank: Enhancing LLMs"),
+    ("``Quoted'' Memory", "“Quoted” Memory"),
+    ("It's Memory", "It’s memory"),
+    ("Long-Term Memory — a Survey", "Long Term Memory - a Survey"),
+    ("Long-Term Memory", "Longterm Memory"),
+    ("Schr\\\"odinger's Memory", "Schrödinger’s Memory"),
+    ("Schrödinger's Memory", "Schrodinger's Memory"),
+    ("\\textbf{Reflexion}: Language Agents", "Reflexion: Language Agents"),
+    ("$\\alpha$-Memory", "α-Memory"),
+    ("ＦＵＬＬＷＩＤＴＨ Memory", "Fullwidth memory"),
+    ("Think-in-Memory.", "Think in Memory"),
+]
+DIFFERENT = [
+    ("MemGPT: Towards LLMs as Operating Systems", "MemGPT: Towards LLMs as Databases"),
+    ("Generative Agents", "Generative Agents: Interactive Simulacra of Human Behavior"),
+    ("Memory for LLMs", "Memory for VLMs"),
+    ("Long-Term Memory", "Short-Term Memory"),
+    ("Scaling to 1M tokens", "Scaling to 2M tokens"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), LOOKALIKES)
+def test_lookalikes_match(a: str, b: str) -> None:
+    assert titles_match(a, b)
+    assert titles_match(b, a)
+
+
+@pytest.mark.parametrize(("a", "b"), DIFFERENT)
+def test_word_differences_do_not_match(a: str, b: str) -> None:
+    assert not titles_match(a, b)
+
+
+def test_normal_form_is_lower_words_single_spaced() -> None:
+    assert normalise_title("  The \\emph{RAG}–Memory  Trade-off!  ") == "the rag memory trade off"
+    assert normalise_title("") == ""
+    assert normalise_title("$^{}$ {} --") == ""
+
+
+@given(st.text())
+def test_normalise_never_crashes_and_is_idempotent(text: str) -> None:
+    once = normalise_title(text)
+    assert normalise_title(once) == once
+    assert once == once.strip()
+    assert "  " not in once
+
+
+@given(st.text())
+def test_a_title_matches_itself(text: str) -> None:
+    assert titles_match(text, text)
+
+
+WORDS = st.lists(
+    st.text(
+        alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+        min_size=1,
+        max_size=10,
+    ),
+    min_size=1,
+    max_size=8,
+)
+SEPARATORS = st.sampled_from([" ", "  ", "\n", " - ", "—", ": ", ", ", "/", "~", "\\,", "\t"])
+
+
+@given(WORDS, st.data())
+def test_case_spacing_punctuation_and_tex_variants_match(
+    words: list[str], data: st.DataObject
+) -> None:
+    title = " ".join(words)
+    variant_words = []
+    for word in words:
+        style = data.draw(st.sampled_from(["upper", "lower", "title", "brace", "quote", "same"]))
+        variant_words.append(
+            {
+                "upper": word.upper(),
+                "lower": word.lower(),
+                "title": word.title(),
+                "brace": "{" + word + "}",
+                "quote": "“" + word + "”",
+                "same": word,
+            }[style]
+        )
+    seps = [data.draw(SEPARATORS) for _ in variant_words]
+    variant = "".join(w + s for w, s in zip(variant_words, seps, strict=True))
+    assert titles_match(title, variant + data.draw(st.sampled_from(["", ".", "?", "!"])))
+
+
+@given(WORDS, st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8))
+def test_an_extra_word_is_a_mismatch(words: list[str], extra: str) -> None:
+    title = " ".join(words)
+    assert not titles_match(title, f"{title} {extra}")
