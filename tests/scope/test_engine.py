@@ -160,14 +160,36 @@ def test_decision_as_dict_is_json(rules: ScopeRules) -> None:
 def test_sentences_split_on_terminal_punctuation() -> None:
     text = "First one. Second (two)! 3 is third? e.g. not split"
     spans = sentences(text)
-    assert [text[a:b] for a, b in spans] == ["First one.", "Second (two)!", "3 is third? e.g. not split"]
+    assert [text[a:b] for a, b in spans] == [
+        "First one.",
+        "Second (two)!",
+        "3 is third? e.g. not split",
+    ]
 
 
 _RULES = load_rules(RULES_PATH)
 _WORDS = st.sampled_from(
-    ["memory", "memories", "GPU", "agents", "LLM", "quantum", "skill", "library", "the", "We",
-     "store", "Memory-based", "memorization", "usage", "robot", "world", "model", "."]
-)  # fmt: skip
+    [
+        "memory",
+        "memories",
+        "GPU",
+        "agents",
+        "LLM",
+        "quantum",
+        "skill",
+        "library",
+        "the",
+        "We",
+        "store",
+        "Memory-based",
+        "memorization",
+        "usage",
+        "robot",
+        "world",
+        "model",
+        ".",
+    ]
+)
 
 
 @settings(max_examples=200, deadline=None)

@@ -53,9 +53,15 @@ def _codes(findings: list[Any]) -> list[str]:
 
 
 def test_record_codes_are_registered() -> None:
-    for code in ("record-title-mismatch", "record-abstract-mismatch", "record-quote-missing",
-                 "record-fields-missing", "record-missing", "record-readded",
-                 "record-bad-reading-scope"):  # fmt: skip
+    for code in (
+        "record-title-mismatch",
+        "record-abstract-mismatch",
+        "record-quote-missing",
+        "record-fields-missing",
+        "record-missing",
+        "record-readded",
+        "record-bad-reading-scope",
+    ):
         assert CODES[code][0] is Severity.ERROR
 
 
@@ -82,8 +88,11 @@ def test_title_and_abstract_must_be_the_official_ones(real: dict[str, Mapping[st
     record["abstract"] = record["abstract"].replace("training-free", "trained")
     record["memory_focus_quote"] = record["title"]
     findings = check_records(_records(record), {f"arxiv:{CAVE_MEM}": _official(real)}, rules=RULES)
-    assert _codes(findings) == ["record-abstract-mismatch", "record-quote-missing",
-                                "record-title-mismatch"]  # fmt: skip
+    assert _codes(findings) == [
+        "record-abstract-mismatch",
+        "record-quote-missing",
+        "record-title-mismatch",
+    ]
     title = next(f for f in findings if f.code == "record-title-mismatch")
     assert title.subject == f"arxiv:{CAVE_MEM}" and title.source == Source("review.json", 2)
     assert title.suggestion == real[CAVE_MEM]["title"]
@@ -158,8 +167,12 @@ def test_readding_an_excluded_paper_needs_a_reassessment(
 ) -> None:
     excluded = dict(real["2609.38639"])  # a real exclude record
     again = _new_include(real)
-    again.update(id="2609.38639", title=excluded["title"], abstract=excluded["source_abstract"],
-                 memory_focus_quote="into an attribution memory that later mutations read")  # fmt: skip
+    again.update(
+        id="2609.38639",
+        title=excluded["title"],
+        abstract=excluded["source_abstract"],
+        memory_focus_quote="into an attribution memory that later mutations read",
+    )
     listed = {"2609.38639": _official(real, "2609.38639")}
     records = _records(excluded, again)
     findings = check_records(records, listed, rules=RULES)

@@ -83,20 +83,32 @@ def test_a_maintainer_edit_in_yaml_changes_the_verdict() -> None:
         (MINIMAL.replace("    patterns: [gpu memory]\n", ""), "`patterns` must list", 7),
         (MINIMAL.replace("id: agents", "id: gpu-words"), "used twice", 11),
         (MINIMAL.replace("{en: agents, zh: 智能体}", "{en: agents}"), "both `en` and `zh`", 11),
-        (MINIMAL.replace("kind: exclusion", "kind: exclusion\n    verdict: include"),
-         "only core rules give", 7),
+        (
+            MINIMAL.replace("kind: exclusion", "kind: exclusion\n    verdict: include"),
+            "only core rules give",
+            7,
+        ),
         (MINIMAL.replace("kind: gate", "kind: core"), "exactly one rule of kind gate", 1),
-        (MINIMAL.replace("    patterns: [agent*]", "    patterns: [agent*]\n    colour: red"),
-         "unknown key 'colour'", 11),
-        (MINIMAL.replace("patterns: [gpu memory]", "patterns: [gpu memory, 3]"),
-         "entries must be text", 7),
+        (
+            MINIMAL.replace("    patterns: [agent*]", "    patterns: [agent*]\n    colour: red"),
+            "unknown key 'colour'",
+            11,
+        ),
+        (
+            MINIMAL.replace("patterns: [gpu memory]", "patterns: [gpu memory, 3]"),
+            "entries must be text",
+            7,
+        ),
         (MINIMAL.replace("patterns: [gpu memory]", "patterns: ['*']"), "bad phrase", 7),
-        (MINIMAL.replace("    kind: exclusion", "    kind: exclusion\n    kind: core"),
-         "duplicate key 'kind'", 9),
+        (
+            MINIMAL.replace("    kind: exclusion", "    kind: exclusion\n    kind: core"),
+            "duplicate key 'kind'",
+            9,
+        ),
         (MINIMAL.replace("rules:\n", "rules: [\n"), "invalid YAML", 3),
         ("- just a list\n", "expected a mapping", 1),
     ],
-)  # fmt: skip
+)
 def test_malformed_rules_name_file_and_line(broken: str, message: str, line: int) -> None:
     with pytest.raises(InputError) as info:
         parse_rules(broken, "rules/scope.yaml")
