@@ -1,0 +1,1 @@
+"""Benchmark of curator against lychee on generated lists (run: python -m tests.benchmarks.run)."""
