@@ -156,7 +156,9 @@ class LoopbackServer:
 
         self._httpd = ThreadingHTTPServer((self.host, 0), _H)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
 
     def stop(self) -> None:
