@@ -108,7 +108,7 @@ def emit(report: Report, fmt: str, output: str) -> None:
 
         sys.stdout.write(render_text(report, None, color=sys.stdout.isatty()))
         return
-    ctx = None if form is Format.JSON else _render_context()
+    ctx = None if form is Format.JSON else _render_context(report)
     text = renderer(form)(report, ctx)
     if form is Format.GITHUB:
         _github_summary(report)
@@ -120,11 +120,12 @@ def emit(report: Report, fmt: str, output: str) -> None:
         sys.stdout.write(text)
 
 
-def _render_context() -> Any:
+def _render_context(report: Report) -> Any:
     """Context for renderers that link to the repository (markdown, sarif, github)."""
     from curator.report import context
 
-    return context.from_env(os.environ)
+    changed = any(n.startswith("pull-request mode") for n in report.notes)
+    return context.from_env(os.environ, changed_only=changed)
 
 
 def _github_summary(report: Report) -> None:
@@ -134,7 +135,7 @@ def _github_summary(report: Report) -> None:
         return
     from curator.report import github, markdown
 
-    github.write_summary(markdown.render(report, _render_context()), Path(path))
+    github.write_summary(markdown.render(report, _render_context(report)), Path(path))
 
 
 def exit_status(report: Report, fail_on: str) -> int:

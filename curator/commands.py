@@ -6,8 +6,10 @@ Runners import their implementation lazily, so `curator --version` stays fast.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -61,5 +63,94 @@ def run_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_comment(sub: Any) -> None:
+    """`curator comment --repo OWNER/NAME (--pr N | --head-sha SHA) --body-file FILE`."""
+    p = sub.add_parser("comment", help="create or update the one curator comment on a PR")
+    p.add_argument("--repo", required=True, metavar="OWNER/NAME")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--pr", type=int, metavar="N", help="pull request number")
+    which.add_argument("--head-sha", metavar="SHA", help="find the open PR by its head commit")
+    p.add_argument(
+        "--body-file", required=True, metavar="FILE", help="curator JSON report or Markdown"
+    )
+    p.set_defaults(run=run_comment)
+
+
+def run_comment(args: argparse.Namespace) -> int:
+    """Upsert the comment; print what happened (created, updated, unchanged, skipped)."""
+    from curator.publish.comment import comment_from_env
+
+    result = comment_from_env(
+        args.repo, args.pr, args.body_file, os.environ, head_sha=args.head_sha or ""
+    )
+    deleted = f", deleted duplicates {list(result.deleted)}" if result.deleted else ""
+    print(f"comment {result.action}{': ' + result.url if result.url else ''}{deleted}")
+    return 0
+
+
+def add_audit(sub: Any) -> None:
+    """`curator audit [PATH ...] --repo OWNER/NAME [--label curator-audit]`."""
+    p = sub.add_parser("audit", help="full check; open, update or close the tracking issue")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--repo", required=True, metavar="OWNER/NAME")
+    p.add_argument("--label", default="curator-audit", help="label of the tracking issue")
+    p.add_argument("--output", metavar="FILE", help="also write the JSON report to FILE")
+    p.set_defaults(run=run_audit)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """Check everything (never PR mode), then publish the issue; exit 0 unless publishing fails."""
+    from curator import pipeline
+    from curator.cli import options_from
+    from curator.publish.audit import audit_from_env
+    from curator.report import json as json_report
+
+    options = options_from(args)
+    report = pipeline.check(options)
+    if args.output:
+        Path(args.output).write_text(json_report.render(report), encoding="utf-8")
+    result = audit_from_env(args.repo, report, os.environ, args.label)
+    where = f" #{result.number}" if result.number else ""
+    print(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}")
+    return 0
+
+
+def add_report(sub: Any) -> None:
+    """`curator report FILE --format FMT [--output FILE]`: re-render a saved JSON report."""
+    p = sub.add_parser("report", help="render a saved JSON report in another format")
+    p.add_argument("file", metavar="FILE", help="a JSON report written by `check --format json`")
+    p.add_argument(
+        "--format", required=True, choices=["text", "markdown", "json", "sarif", "github"]
+    )
+    p.add_argument("--output", metavar="FILE")
+    p.add_argument("--fail-on", default="never", choices=["error", "warning", "never"])
+    p.set_defaults(run=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Load the JSON report (as untrusted data) and render it; exit by --fail-on."""
+    import json
+
+    from curator.cli import emit, exit_status
+    from curator.errors import InputError
+    from curator.publish.comment import load_report
+
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"not a readable JSON report: {exc}", args.file) from None
+    if not isinstance(data, dict) or data.get("schema") != 1:
+        raise InputError("not a curator JSON report (schema 1)", args.file)
+    report = load_report(data)
+    emit(report, args.format, args.output or "")
+    return exit_status(report, args.fail_on)
+
+
 #: Functions that add one subcommand to the argparse sub-parsers object.
-REGISTER: list[Callable[[Any], None]] = [add_import, add_render]
+REGISTER: list[Callable[[Any], None]] = [
+    add_import,
+    add_render,
+    add_comment,
+    add_audit,
+    add_report,
+]
