@@ -42,17 +42,17 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
     if isinstance(outcome, NotFound):
         return ctx.finding(
             "link-broken", subject, source, f"{what} is broken: {outcome.reason}",
-            evidence=hop_chain(outcome.meta) or outcome.reason,
+            evidence=hop_chain(outcome.meta),
         )  # fmt: skip
     if isinstance(outcome, Unverified):
         return ctx.finding(
             "link-unverified", subject, source,
-            f"{what} could not be verified: {outcome.reason}", evidence=outcome.reason,
+            f"{what} could not be verified: {outcome.reason}",
         )  # fmt: skip
     if isinstance(outcome, Blocked):
         return ctx.finding(
             "link-blocked", subject, source,
-            f"{what} was not checked: {outcome.reason}", evidence=outcome.reason,
+            f"{what} was not checked: {outcome.reason}",
         )  # fmt: skip
     return None
 

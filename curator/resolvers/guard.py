@@ -243,7 +243,9 @@ def _host_reason(host: str, allow_private: bool, allowed_addresses: Iterable[str
         return f"unusual spelling {host!r} of the address {spelled}"
     if spelled is not None:
         reason = address_reason(spelled, allow_private, allowed_addresses)
-        return f"{reason} (written {host!r})" if reason else None
+        if reason and host != str(spelled):
+            return f"{reason} (written {host!r})"
+        return reason
     if not allow_private and (name in LOOPBACK_NAMES or name.endswith(".localhost")):
         return f"loopback host name {host!r}"
     return None
