@@ -331,7 +331,10 @@ class _Run:
                 return Unverified(subject, f"HTTP {answer.status} redirect without a Location")
             if len(chain) > MAX_HOPS:
                 return Unverified(subject, f"more than {MAX_HOPS} redirects")
-            url = urldefrag(urljoin(url, answer.location)).url
+            try:
+                url = urldefrag(urljoin(url, answer.location)).url
+            except ValueError:
+                return NotFound(subject, f"HTTP {answer.status} to a malformed Location")
             if url in seen:
                 return Unverified(subject, f"redirect loop at {url}")
             seen.add(url)

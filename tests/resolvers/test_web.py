@@ -255,6 +255,13 @@ def test_too_many_redirects_stop(tmp_path: Path, web: WebDouble) -> None:
     assert resolver.counter.get("web") == MAX_HOPS + 1
 
 
+def test_redirect_to_malformed_location_is_broken(tmp_path: Path, web: WebDouble) -> None:
+    url = web.url(web.redirect("/bad", "http://[fe80::1/x"))
+    outcome = one(make(tmp_path), url)
+    assert isinstance(outcome, NotFound)
+    assert "malformed Location" in outcome.reason
+
+
 def test_redirect_without_location_is_unverified(tmp_path: Path, web: WebDouble) -> None:
     url = web.url(web.page("/odd", 301, body=b""))
     assert isinstance(one(make(tmp_path), url), Unverified)
@@ -303,6 +310,16 @@ def test_redirect_to_any_refused_spelling_is_blocked(
     outcome = one(make(tmp_path), url)
     assert isinstance(outcome, Blocked)
     assert web.hits("/ok") == []
+
+
+def test_redirect_to_a_homograph_is_blocked_before_lookup(tmp_path: Path, web: WebDouble) -> None:
+    dns = FakeDNS()
+    url = web.url(web.redirect("/repo", "https://xn--gthub-n2e.com/owner/repo", 302))
+    outcome = one(make(tmp_path, dns=dns), url)
+    assert isinstance(outcome, Blocked)
+    assert "imitates github.com" in outcome.reason
+    assert "after redirect to https://xn--gthub-n2e.com/owner/repo" in outcome.reason
+    assert dns.calls == []
 
 
 def test_name_resolving_to_a_refused_address_is_never_contacted(
