@@ -274,8 +274,10 @@ def lychee_command(services: Services, out: Path | None) -> list[str]:
 
 def loopback_only(services: Services, work: Path, env: dict[str, str]) -> None:
     """Refuse to run lychee unless every link it extracts is remapped or on loopback."""
-    dump = subprocess.run([*lychee_command(services, None), "--dump", "README.md"], cwd=work,
-                          env=env, capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    cmd = [*lychee_command(services, None), "--dump", "README.md"]
+    dump = subprocess.run(
+        cmd, cwd=work, env=env, capture_output=True, text=True, timeout=120, check=True
+    )
     prefixes = ("https://arxiv.org/abs/", "https://arxiv.org/pdf/", "https://github.com/",
                 "https://img.shields.io/", "http://127.")  # fmt: skip
     stray = [u for u in dump.stdout.split() if not u.startswith(prefixes)]

@@ -134,9 +134,13 @@ class Services:
 
     def start(self) -> None:
         """Bind every server on loopback (sites on 127.0.0.2 ... 127.0.0.<1+site_hosts>)."""
+        if not 0 < self.site_hosts <= 200:
+            raise ValueError("site_hosts must be 1..200")
         self.arxiv = TimedServer("127.0.0.1", self.latency)
-        self.github = TimedServer("127.0.0.1", self.latency)
-        self.badges = TimedServer("127.0.0.1", self.latency)
+        # Distinct addresses, as arxiv.org, github.com and img.shields.io are distinct hosts
+        # (lychee and curator both limit requests per host).
+        self.github = TimedServer("127.0.0.250", self.latency)
+        self.badges = TimedServer("127.0.0.251", self.latency)
         self.sites = [TimedServer(f"127.0.0.{2 + k}", self.latency) for k in range(self.site_hosts)]
         for server in self.servers():
             server.start()
