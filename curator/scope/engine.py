@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from curator.codes import CODES
 from curator.model import Verdict
 from curator.scope.rules import (
     VERDICT_CODES,
@@ -190,52 +191,52 @@ def _where(hits: list[_Hit]) -> str:
 
 def decide(paper: PaperText, rules: ScopeRules) -> Decision:
     """The scope verdict for one paper: gate, exclusion and skill signals, then core signals."""
-    if not (paper.title or "").strip() and not (paper.abstract or "").strip():
-        return _decision(
-            rules.gate,
-            Verdict.HOLD,
-            (),
-            "none",
-            "official title and abstract unavailable; nothing to quote",
-        )
-    if not (paper.abstract or "").strip() or not (paper.title or "").strip():
-        missing = "abstract" if paper.title else "title"
-        return _decision(
-            rules.gate,
-            Verdict.HOLD,
-            (),
-            "title_topic_screen" if paper.title else "none",
-            f"official {missing} unavailable, so the entry gate cannot be "
-            "checked; nothing to quote",
-        )
+    held = _unavailable(paper, rules)
+    if held is not None:
+        return held
     gate_hits = _rule_hits(rules.gate, paper)
     if not gate_hits:
         words = "/".join(p.source for p in rules.gate.patterns)
-        return _decision(
-            rules.gate,
-            Verdict.EXCLUDE,
-            (),
-            "abstract",
+        reason = (
             f"no standalone {words} in the official title or abstract, "
-            "so there is no memory sentence to quote",
+            "so there is no memory sentence to quote"
         )
+        return _decision(rules.gate, rules.gate.verdict, "abstract", reason)
     return _after_gate(paper, rules, gate_hits)
 
 
-def _decision(
-    rule: Rule, verdict: Verdict, quotes: tuple[Quote, ...], scope: str, reason: str
-) -> Decision:
+def _unavailable(paper: PaperText, rules: ScopeRules) -> Decision | None:
+    """Hold when the official title or abstract is missing: the gate cannot be checked."""
+    title, abstract = (paper.title or "").strip(), (paper.abstract or "").strip()
+    if title and abstract:
+        return None
+    if not title and not abstract:
+        return _decision(
+            rules.gate,
+            Verdict.HOLD,
+            "none",
+            "official title and abstract unavailable; nothing to quote",
+        )
+    missing = "abstract" if title else "title"
+    # Only the title was read: say so rather than claim an abstract reading.
+    scope = "title_topic_screen" if title else "none"
+    reason = (
+        f"official {missing} unavailable, so the entry gate cannot be checked; nothing to quote"
+    )
+    return _decision(rules.gate, Verdict.HOLD, scope, reason)
+
+
+def _decision(rule: Rule, verdict: Verdict, scope: str, reason: str) -> Decision:
+    """A quote-less decision by one rule (the gate's exclude or hold)."""
     code = VERDICT_CODES.get(verdict)
     severity = rule.severity if verdict is rule.verdict else ""
     if code and not severity:
-        from curator.codes import CODES
-
         severity = CODES[code][0].value
-    return Decision(verdict, (rule.id,), quotes, scope, reason, code, severity)
+    return Decision(verdict, (rule.id,), (), scope, reason, code, severity)
 
 
 def _after_gate(paper: PaperText, rules: ScopeRules, gate_hits: list[_Hit]) -> Decision:
-    """Exclusion and skill signals give review; else core signals give include."""
+    """Exclusion and skill signals give their verdict (review); else core signals give include."""
     fired = _exclusions(paper, rules, gate_hits)
     missing: tuple[str, ...] = ()
     for rule in rules.of_kind(Kind.SKILL):
@@ -245,45 +246,58 @@ def _after_gate(paper: PaperText, rules: ScopeRules, gate_hits: list[_Hit]) -> D
             missing += result[1]
     notes = _summary_notes(paper, rules)
     if fired:
-        return _review(paper, fired, missing, notes)
-    memory = (rules.gate, gate_hits)
+        return _signalled(paper, fired, missing, notes)
     core = [(r, h) for r in rules.of_kind(Kind.CORE) if (h := _rule_hits(r, paper))]
     core = [(r, _memory_first(paper, h, gate_hits)) for r, h in core if not _blocked(r, paper)]
     if core:
-        names = ", ".join(r.id for r, _ in core)
-        return Decision(
-            Verdict.INCLUDE,
-            (rules.gate.id, *(r.id for r, _ in core)),
-            _quotes(paper, [memory, *core]),
-            "abstract",
-            f"passes the entry gate with core-scope signals ({names}) and no exclusion signal",
-            None,
-            "",
-            core[0][0].track,
-            (),
-            notes,
-        )
+        return _include(paper, rules, gate_hits, core, notes)
     fallback = rules.of_kind(Kind.FALLBACK)
     rule = fallback[0] if fallback else rules.gate
-    quotes = _quotes(paper, [(rule, gate_hits)])
+    verdict = rule.verdict if fallback else Verdict.REVIEW
     return Decision(
-        Verdict.REVIEW,
+        verdict,
         (rules.gate.id, rule.id),
-        quotes,
+        _quotes(paper, [(rule, gate_hits)]),
         "abstract",
         "passes the entry gate but shows no core-scope signal; the memory sentence is quoted",
-        "scope-review",
-        rule.severity or "warning",
+        VERDICT_CODES.get(verdict),
+        rule.severity if fallback else CODES["scope-review"][0].value,
         notes=notes,
     )
 
 
-def _review(
+def _include(
+    paper: PaperText,
+    rules: ScopeRules,
+    gate_hits: list[_Hit],
+    core: list[tuple[Rule, list[_Hit]]],
+    notes: tuple[str, ...],
+) -> Decision:
+    """Include, quoting the memory sentence and the core-scope sentence of each signal."""
+    names = ", ".join(r.id for r, _ in core)
+    return Decision(
+        Verdict.INCLUDE,
+        (rules.gate.id, *(r.id for r, _ in core)),
+        _quotes(paper, [(rules.gate, gate_hits), *core]),
+        "abstract",
+        f"passes the entry gate with core-scope signals ({names}) and no exclusion signal",
+        track=core[0][0].track,
+        notes=notes,
+    )
+
+
+#: When signals disagree, the strongest verdict wins.
+_STRENGTH = {Verdict.EXCLUDE: 3, Verdict.HOLD: 2, Verdict.REVIEW: 1, Verdict.INCLUDE: 0}
+_RANK = {"error": 3, "warning": 2, "info": 1}
+
+
+def _signalled(
     paper: PaperText,
     fired: list[tuple[Rule, list[_Hit]]],
     missing: tuple[str, ...],
     notes: tuple[str, ...],
 ) -> Decision:
+    """The verdict of the fired exclusion/skill rules (review unless the YAML says otherwise)."""
     quotes = _quotes(paper, fired)
     names = ", ".join(r.id + _where(h) for r, h in fired)
     reason = f"passes the entry gate but matches {names}"
@@ -291,18 +305,20 @@ def _review(
         reason += f"; lifecycle not shown: {', '.join(missing)}"
     if not quotes:
         reason += "; no quote because the signal is outside the title and abstract"
-    worst = max(fired, key=lambda rh: {"error": 3, "warning": 2, "info": 1}.get(rh[0].severity, 0))
+    verdict = max((r.verdict for r, _ in fired), key=_STRENGTH.__getitem__)
+    severity = max(
+        (r.severity for r, _ in fired if r.verdict is verdict), key=lambda s: _RANK.get(s, 0)
+    )
     return Decision(
-        Verdict.REVIEW,
+        verdict,
         tuple(r.id for r, _ in fired),
         quotes,
         "abstract",
         reason,
-        "scope-review",
-        worst[0].severity,
-        "",
-        missing,
-        notes,
+        VERDICT_CODES.get(verdict),
+        severity,
+        missing=missing,
+        notes=notes,
     )
 
 

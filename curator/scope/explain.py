@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from curator.model import Verdict
 from curator.scope.engine import Decision, PaperText, decide
-from curator.scope.rules import Kind, ScopeRules
+from curator.scope.rules import Kind, Pattern, ScopeRules
 
 _TEXT: dict[str, dict[str, str]] = {
     "en": {
@@ -113,7 +113,7 @@ def explain(
         "",
         f"{t['trail']}:",
     ]
-    lines += _trail(d, rules, lang)
+    lines += _trail(d, paper, rules, lang)
     lines += ["", f"{t['quotes']}:"]
     lines += [f'  [{q.field} {q.start}-{q.end}] ({q.rule}) "{q.text}"' for q in d.quotes]
     if not d.quotes:
@@ -125,7 +125,11 @@ def explain(
     return "\n".join(lines) + "\n"
 
 
-def _trail(d: Decision, rules: ScopeRules, lang: str) -> list[str]:
+def _has(patterns: tuple[Pattern, ...], text: str) -> bool:
+    return any(p.regex.search(text) for p in patterns)
+
+
+def _trail(d: Decision, paper: PaperText, rules: ScopeRules, lang: str) -> list[str]:
     """Numbered steps: gate, exclusion and skill signals, core signals."""
     t = _TEXT[lang]
     gate = rules.gate
@@ -134,7 +138,7 @@ def _trail(d: Decision, rules: ScopeRules, lang: str) -> list[str]:
     elif d.verdict is Verdict.EXCLUDE:
         state = t["gate_fail"]
     else:
-        fields = sorted({q.field for q in d.quotes if q.rule == gate.id}) or ["abstract"]
+        fields = [f for f in ("title", "abstract") if _has(gate.patterns, paper.field(f))]
         where = ", ".join(_FIELD_ZH[f] if lang == "zh" else f for f in fields)
         state = t["gate_pass"].format(where=where)
     lines = [f"  1. {gate.id}: {gate.describe(lang)}", f"     -> {state}"]

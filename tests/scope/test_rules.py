@@ -127,3 +127,15 @@ def test_yaml_tags_are_refused() -> None:
     evil = MINIMAL.replace('policy: "2026-10-09"', "policy: !!python/object/apply:os.getcwd []")
     with pytest.raises(InputError, match="invalid YAML"):
         parse_rules(evil)
+
+
+def test_a_rule_can_be_made_to_exclude_in_yaml() -> None:
+    paper = PaperText("Agents", "Intro. We cut GPU memory for agents.")
+    strict = MINIMAL.replace("kind: exclusion", "kind: exclusion\n    verdict: exclude")
+    strict = strict.replace(
+        "patterns: [gpu memory]", "patterns: [gpu memory]\n    severity: warning"
+    )
+    d = decide(paper, parse_rules(strict))
+    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-exclude" and d.severity == "warning"
+    assert d.rules == ("gpu-words",)
+    assert [q.text for q in d.quotes] == ["We cut GPU memory for agents."]

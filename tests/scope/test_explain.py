@@ -1,0 +1,58 @@
+"""`explain`: the decision trail for one paper in English and Chinese."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from curator.scope import PaperText, explain, load_rules, parse_rules
+
+RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "scope.yaml"
+RULES = load_rules(RULES_PATH)
+RULES_TEXT = RULES_PATH.read_text(encoding="utf-8")
+MEMORY_PAPER = PaperText(
+    "Consolidating episodic memory in conversational agents",
+    "Conversational agents forget user facts. We propose a memory writer for them.",
+)
+GPU_PAPER = PaperText("Fast clustering", "It is slow. We cut GPU memory usage by half.")
+
+
+def test_include_trail_in_english() -> None:
+    text = explain("arxiv:2610.00001", MEMORY_PAPER, RULES)
+    assert text.startswith("arxiv:2610.00001 — Consolidating episodic memory")
+    assert "Verdict: include (gate-memory-word, core-agent-memory" in text
+    assert "read: abstract" in text
+    assert "passed: a standalone memory word is in the official title, abstract" in text
+    assert "Exclusion and skill signals: none" in text
+    assert '[title 0-54] (gate-memory-word) "Consolidating episodic memory' in text
+    assert "Who uses the memory" in text
+
+
+def test_review_trail_in_chinese() -> None:
+    text = explain("arxiv:2610.00002", GPU_PAPER, RULES, lang="zh")
+    assert "结论: review (hardware-memory)" in text
+    assert "通过入口门槛，但命中 hardware-memory" in text
+    assert "所有 memory 均指显存" in text  # the rule's Chinese description
+    assert '"We cut GPU memory usage by half."' in text
+    assert "判断引文中的信号是否确实使论文超出范围" in text
+
+
+def test_exclude_and_hold_say_why_there_is_no_quote() -> None:
+    text = explain("arxiv:2610.00003", PaperText("Planning", "We plan."), RULES)
+    assert "Verdict: exclude" in text and "No quote: no standalone memory/memories" in text
+    assert "reassessment" in text and "Who uses the memory" not in text
+    held = explain("arxiv:2610.00004", PaperText("Planning", None), RULES, lang="zh")
+    assert "结论: hold" in held and "无引文：官方标题或摘要缺失" in held
+
+
+def test_summary_matches_are_notes_not_evidence() -> None:
+    text = RULES_TEXT.replace(
+        "  - id: physical-memory", "  - id: physical-memory\n    fields: [title, abstract, summary]"
+    )
+    text = text.replace(
+        "  - id: hardware-memory", "  - id: hardware-memory\n    fields: [title, abstract, summary]"
+    )
+    rules = parse_rules(text)
+    paper = PaperText("Agent memory", "LLM agents with memory.", summary="Cuts GPU memory usage.")
+    out = explain("arxiv:2610.00005", paper, rules)
+    assert "Verdict: include" in out
+    assert "Note: hardware-memory matches the entry's own summary (not evidence)" in out
