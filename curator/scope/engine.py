@@ -156,8 +156,11 @@ def _rule_hits(rule: Rule, paper: PaperText) -> list[_Hit]:
 
 
 def _blocked(rule: Rule, paper: PaperText) -> bool:
-    """True when an `unless` phrase occurs anywhere the rule reads (summary excluded)."""
-    fields = [f for f in rule.fields if f != "summary"]
+    """True when an `unless` phrase occurs in the title, abstract or another field it reads."""
+    # The official title and abstract always count: a rule that reads only the category
+    # must still step aside when the abstract says the paper is about language models.
+    fields = dict.fromkeys(("title", "abstract", *rule.fields))
+    fields.pop("summary", None)
     return bool(rule.unless) and bool(_hits(rule.unless, paper, fields))
 
 

@@ -123,9 +123,14 @@ def compile_phrase(phrase: str) -> re.Pattern[str]:
 
 
 class _Map(dict[str, Any]):
-    """A YAML mapping that remembers the line it started on."""
+    """A YAML mapping that remembers the line it started on and the line of each key."""
 
     line: int = 0
+    key_lines: dict[str, int]
+
+    def line_of(self, key: str) -> int:
+        """The line of `key`, else the mapping's own line."""
+        return self.key_lines.get(key, self.line)
 
 
 class _Loader(yaml.SafeLoader):
@@ -135,11 +140,13 @@ class _Loader(yaml.SafeLoader):
 def _construct_map(loader: _Loader, node: yaml.MappingNode) -> _Map:
     out = _Map()
     out.line = node.start_mark.line + 1
+    out.key_lines = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if key in out:
             raise InputError(f"duplicate key {key!r}", "", key_node.start_mark.line + 1)
         out[key] = loader.construct_object(value_node, deep=True)
+        out.key_lines[str(key)] = key_node.start_mark.line + 1
     return out
 
 
@@ -176,17 +183,45 @@ def _build(data: _Map, name: str) -> ScopeRules:
         raise InputError("missing `policy` (the screening policy version)", name, data.line)
     raw_rules = data.get("rules")
     if not isinstance(raw_rules, list) or not raw_rules:
-        raise InputError("`rules` must be a non-empty list", name, data.line)
+        raise InputError("`rules` must be a non-empty list", name, data.line_of("rules"))
     rules = [_rule(item, name, data.line) for item in raw_rules]
     _unique_ids(rules, name)
     gates = [r for r in rules if r.kind is Kind.GATE]
     if len(gates) != 1:
         raise InputError(f"need exactly one rule of kind gate, found {len(gates)}", name, data.line)
-    records = data.get("records", {})
-    if not isinstance(records, Mapping):
-        raise InputError("`records` must be a mapping", name, data.line)
+    records = _records_spec(data.get("records", {}), name, data.line_of("records"))
     rest = tuple(r for r in rules if r.kind is not Kind.GATE)
     return ScopeRules(name, policy, gates[0], rest, records)
+
+
+_RECORD_KEYS = {"reading_scopes", "sections_required_for", "required", "reassessment_fields"}
+
+
+def _records_spec(raw: Any, name: str, line: int) -> dict[str, Any]:
+    """The `records` section: allowed reading scopes and required fields per policy version."""
+    if not isinstance(raw, Mapping):
+        raise InputError("`records` must be a mapping", name, line)
+    where = getattr(raw, "line", line)
+    unknown = sorted(str(k) for k in raw if k not in _RECORD_KEYS)
+    if unknown:
+        raise InputError(f"records: unknown key {unknown[0]!r}", name, where)
+    for key in ("reading_scopes", "sections_required_for", "reassessment_fields"):
+        if not _strings(raw.get(key, [])):
+            raise InputError(f"records: `{key}` must be a list of names", name, where)
+    required = raw.get("required", {})
+    if not isinstance(required, Mapping):
+        raise InputError("records: `required` must map policy versions to fields", name, where)
+    for version, table in required.items():
+        at = getattr(table, "line", where)
+        if not isinstance(table, Mapping) or not all(_strings(v) for v in table.values()):
+            raise InputError(
+                f"records: required[{version!r}] must map decisions to field lists", name, at
+            )
+    return dict(raw)
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 _RULE_KEYS = {
@@ -254,7 +289,9 @@ def _known(item: _Map, allowed: set[str], name: str) -> None:
     unknown = sorted(str(k) for k in item if k not in allowed)
     if unknown:
         raise InputError(
-            f"unknown key {unknown[0]!r} (allowed: {sorted(allowed)})", name, item.line
+            f"unknown key {unknown[0]!r} (allowed: {sorted(allowed)})",
+            name,
+            item.line_of(unknown[0]),
         )
 
 
@@ -269,7 +306,9 @@ def _unique_ids(rules: Sequence[Rule], name: str) -> None:
 def _description(item: _Map, where: str, name: str) -> tuple[str, str]:
     desc = item.get("description")
     if not isinstance(desc, Mapping) or not desc.get("en") or not desc.get("zh"):
-        raise InputError(where + "`description` needs both `en` and `zh` text", name, item.line)
+        raise InputError(
+            where + "`description` needs both `en` and `zh` text", name, item.line_of("description")
+        )
     return " ".join(str(desc["en"]).split()), " ".join(str(desc["zh"]).split())
 
 
@@ -277,7 +316,9 @@ def _fields(item: _Map, where: str, name: str) -> tuple[str, ...]:
     fields = tuple(str(f) for f in _list(item, "fields", where, name)) or EVIDENCE_FIELDS
     bad = [f for f in fields if f not in FIELDS]
     if bad:
-        raise InputError(where + f"unknown field {bad[0]!r} (allowed: {FIELDS})", name, item.line)
+        raise InputError(
+            where + f"unknown field {bad[0]!r} (allowed: {FIELDS})", name, item.line_of("fields")
+        )
     return fields
 
 
@@ -287,16 +328,18 @@ def _verdict(item: _Map, kind: Kind, where: str, name: str) -> Verdict:
         verdict = Verdict(str(item.get("verdict", default)))
     except ValueError:
         choices = ", ".join(v.value for v in Verdict)
-        raise InputError(where + f"`verdict` must be one of {choices}", name, item.line) from None
+        raise InputError(
+            where + f"`verdict` must be one of {choices}", name, item.line_of("verdict")
+        ) from None
     if (kind is Kind.CORE) != (verdict is Verdict.INCLUDE):
-        raise InputError(where + "only core rules give `include`", name, item.line)
+        raise InputError(where + "only core rules give `include`", name, item.line_of("verdict"))
     return verdict
 
 
 def _list(item: _Map, key: str, where: str, name: str) -> list[Any]:
     value = item.get(key, [])
     if not isinstance(value, list):
-        raise InputError(where + f"`{key}` must be a list", name, item.line)
+        raise InputError(where + f"`{key}` must be a list", name, item.line_of(key))
     return value
 
 
@@ -305,17 +348,19 @@ def _patterns(
 ) -> tuple[Pattern, ...]:
     raw = _list(item, key, where, name)
     if required and not raw:
-        raise InputError(where + f"`{key}` must list at least one phrase", name, item.line)
+        raise InputError(where + f"`{key}` must list at least one phrase", name, item.line_of(key))
     out = []
     for phrase in raw:
         if not isinstance(phrase, str):
             raise InputError(
-                where + f"`{key}` entries must be text, got {phrase!r}", name, item.line
+                where + f"`{key}` entries must be text, got {phrase!r}", name, item.line_of(key)
             )
         try:
             out.append(Pattern(phrase, compile_phrase(phrase)))
         except ValueError as exc:
-            raise InputError(where + f"bad phrase {phrase!r}: {exc}", name, item.line) from None
+            raise InputError(
+                where + f"bad phrase {phrase!r}: {exc}", name, item.line_of(key)
+            ) from None
     return tuple(out)
 
 
@@ -324,5 +369,7 @@ def _aspects(item: _Map, kind: Kind, where: str, name: str) -> dict[str, tuple[P
     if raw is None and kind is not Kind.SKILL:
         return {}
     if not isinstance(raw, _Map) or not raw:
-        raise InputError(where + "`aspects` must map aspect names to phrases", name, item.line)
+        raise InputError(
+            where + "`aspects` must map aspect names to phrases", name, item.line_of("aspects")
+        )
     return {str(k): _patterns(raw, str(k), where, name, required=True) for k in raw}

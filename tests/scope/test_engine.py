@@ -209,3 +209,21 @@ def test_every_verdict_quotes_verbatim_or_says_why(title: str, abstract: str) ->
         assert d.verdict is Verdict.HOLD
     if d.verdict is Verdict.INCLUDE:
         assert any(re.search(r"(?i)\bmemor(y|ies)\b", q.text) for q in d.quotes)
+
+
+def test_category_signal_reviews_without_quote_and_says_why(rules: ScopeRules) -> None:
+    paper = PaperText(
+        "Storage limits of open systems",
+        "We bound the memory needed to simulate open systems.",
+        primary_category="quant-ph",
+    )
+    d = decide(paper, rules)
+    assert d.verdict is Verdict.REVIEW and d.rules == ("physics-category",)
+    assert d.quotes == ()
+    assert (
+        "matched in primary_category" in d.reason and "outside the title and abstract" in d.reason
+    )
+    lm = PaperText(
+        paper.title, "We bound the memory of language models.", primary_category="quant-ph"
+    )
+    assert "physics-category" not in decide(lm, rules).rules

@@ -82,24 +82,24 @@ def test_a_maintainer_edit_in_yaml_changes_the_verdict() -> None:
         (MINIMAL.replace("kind: exclusion", "kind: exclusoin"), "`kind` must be one of", 7),
         (MINIMAL.replace("    patterns: [gpu memory]\n", ""), "`patterns` must list", 7),
         (MINIMAL.replace("id: agents", "id: gpu-words"), "used twice", 11),
-        (MINIMAL.replace("{en: agents, zh: 智能体}", "{en: agents}"), "both `en` and `zh`", 11),
+        (MINIMAL.replace("{en: agents, zh: 智能体}", "{en: agents}"), "both `en` and `zh`", 13),
         (
             MINIMAL.replace("kind: exclusion", "kind: exclusion\n    verdict: include"),
             "only core rules give",
-            7,
+            9,
         ),
         (MINIMAL.replace("kind: gate", "kind: core"), "exactly one rule of kind gate", 1),
         (
             MINIMAL.replace("    patterns: [agent*]", "    patterns: [agent*]\n    colour: red"),
             "unknown key 'colour'",
-            11,
+            15,
         ),
         (
             MINIMAL.replace("patterns: [gpu memory]", "patterns: [gpu memory, 3]"),
             "entries must be text",
-            7,
+            10,
         ),
-        (MINIMAL.replace("patterns: [gpu memory]", "patterns: ['*']"), "bad phrase", 7),
+        (MINIMAL.replace("patterns: [gpu memory]", "patterns: ['*']"), "bad phrase", 10),
         (
             MINIMAL.replace("    kind: exclusion", "    kind: exclusion\n    kind: core"),
             "duplicate key 'kind'",
@@ -139,3 +139,18 @@ def test_a_rule_can_be_made_to_exclude_in_yaml() -> None:
     assert d.verdict is Verdict.EXCLUDE and d.code == "scope-exclude" and d.severity == "warning"
     assert d.rules == ("gpu-words",)
     assert [q.text for q in d.quotes] == ["We cut GPU memory for agents."]
+
+
+@pytest.mark.parametrize(
+    ("records", "message"),
+    [
+        ("records: [a]", "`records` must be a mapping"),
+        ("records:\n  reading_scopes: abstract", "`reading_scopes` must be a list"),
+        ("records:\n  colour: red", "unknown key 'colour'"),
+        ("records:\n  required:\n    '2026-10-09': [id]", "must map decisions to field lists"),
+    ],
+)
+def test_malformed_records_section(records: str, message: str) -> None:
+    with pytest.raises(InputError, match=message) as info:
+        parse_rules(MINIMAL + records + "\n", "rules/scope.yaml")
+    assert info.value.line >= 15
