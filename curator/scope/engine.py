@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from curator.codes import CODES
@@ -132,8 +133,14 @@ def _hits(patterns: Iterable[Pattern], paper: PaperText, fields: Iterable[str]) 
     return sorted(out, key=lambda h: (h.field != "title", h.start))
 
 
+@lru_cache(maxsize=64)
+def _sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
+    # Cached: every hit in the same abstract asks for its sentence.
+    return tuple(sentences(text))
+
+
 def _sentence_of(text: str, pos: int) -> tuple[int, int]:
-    for a, b in sentences(text):
+    for a, b in _sentence_spans(text):
         if a <= pos < b:
             return a, b
     return pos, pos

@@ -351,7 +351,7 @@ def _list_findings(records: Sequence[Record], job: RecordCheck) -> list[Finding]
             )
             continue
         earlier = [r for r in mine if r.decision in ("exclude", "hold")]
-        if earlier and not any(_reassessed(r, job) for r in includes):
+        if earlier and not any(_reassessed(r, earlier, job) for r in includes):
             first = earlier[0]
             out.append(
                 job.context.finding(
@@ -366,8 +366,13 @@ def _list_findings(records: Sequence[Record], job: RecordCheck) -> list[Finding]
     return out
 
 
-def _reassessed(record: Record, job: RecordCheck) -> bool:
+def _reassessed(record: Record, earlier: Sequence[Record], job: RecordCheck) -> bool:
+    """True when the include carries a complete reassessment pointing at an earlier record."""
     entry = record.data.get("reassessment")
     if not isinstance(entry, Mapping):
         return False
-    return all(entry.get(k) for k in job.spec.get("reassessment_fields", []))
+    if not all(entry.get(k) for k in job.spec.get("reassessment_fields", [])):
+        return False
+    hashes = {r.data.get("source_sha256") for r in earlier} - {None, ""}
+    # The policy asks the reassessment to name the excluded record's source hash.
+    return not hashes or entry.get("previous_sha256") in hashes

@@ -186,6 +186,10 @@ def test_readding_an_excluded_paper_needs_a_reassessment(
         "reason": "v2 adds cross-task reuse and validation of the attribution memory",
     }
     assert check_records(_records(excluded, again), listed, rules=RULES) == []
+    again["reassessment"]["previous_sha256"] = "f" * 64  # not the excluded record's hash
+    assert _codes(check_records(_records(excluded, again), listed, rules=RULES)) == [
+        "record-readded"
+    ]
 
 
 @pytest.mark.parametrize(
