@@ -189,7 +189,7 @@ def test_outage_ends_unverified_within_budget_and_caches_nothing(
     started = time.monotonic()
     out = env.run(subjects(bases), arxiv_delay=0.1, service_budget=budget, timeout=1.0)
     elapsed = time.monotonic() - started
-    assert elapsed < budget + 1.5
+    assert elapsed < budget + 2.0, elapsed  # the budget, plus one paced request's slack
     assert all(isinstance(o, Unverified) for o in out.values()), out
     assert all(not isinstance(o, NotFound) for o in out.values())
     assert all(env.cache.get("arxiv", s) is None for s in subjects(bases))
