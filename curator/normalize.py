@@ -160,7 +160,8 @@ def url_subject(url: str) -> str:
     Text that is not a parsable URL comes back stripped but unchanged (never an exception).
     """
     try:
-        return _url_subject(url.strip())
+        # urlsplit drops some control characters, so strip again for a stable result.
+        return _url_subject(url.strip()).strip()
     except ValueError:
         return url.strip()
 
