@@ -8,6 +8,7 @@ answer that is not a complete feed, so an outage ends as Unverified and never as
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -146,16 +147,21 @@ class ArxivResolver:
         """An outcome for every subject: cache first, then one request per batch."""
         out: dict[str, Outcome] = {}
         asked: dict[str, str] = {}  # base ID -> subject
+        aliases: dict[str, str] = {}  # another spelling (with a version) -> subject asked
         for subject in dict.fromkeys(subjects):
             parsed = parse_arxiv_id(subject[len(PREFIX) :]) if self.handles(subject) else None
             if parsed is None:
                 out[subject] = Unverified(subject, "not a well-formed arXiv identifier; not asked")
+            elif parsed.base in asked:
+                aliases[subject] = asked[parsed.base]
             else:
                 asked[parsed.base] = subject
         out.update(self._from_cache(asked))
         missing = [base for base, subject in asked.items() if subject not in out]
         if missing:
             out.update(self._fetch(missing, asked))
+        for alias, subject in aliases.items():
+            out[alias] = dataclasses.replace(out[subject], subject=alias)
         return out
 
     def _from_cache(self, asked: Mapping[str, str]) -> dict[str, Outcome]:

@@ -156,6 +156,15 @@ def test_old_style_ids_are_asked_and_found(env: Env) -> None:
     assert out["arxiv:hep-th/9901001"].meta["id"] == "hep-th/9901001"  # type: ignore[union-attr]
 
 
+def test_every_subject_gets_an_outcome_even_two_spellings_of_one_id(env: Env) -> None:
+    env.double.papers = papers(ids(1))
+    out = env.run(["arxiv:2301.00001", "arxiv:2301.00001v1", "arxiv:2301.00001"])
+    assert set(out) == {"arxiv:2301.00001", "arxiv:2301.00001v1"}
+    assert out["arxiv:2301.00001v1"].subject == "arxiv:2301.00001v1"
+    assert isinstance(out["arxiv:2301.00001v1"], Found)
+    assert env.double.asked_ids() == [["2301.00001"]]
+
+
 def test_other_subjects_are_not_asked(env: Env) -> None:
     out = env.run(["github:a/b", "arxiv:not-an-id"])
     assert all(isinstance(o, Unverified) for o in out.values())
