@@ -146,6 +146,39 @@ def run_report(args: argparse.Namespace) -> int:
     return exit_status(report, args.fail_on)
 
 
+def add_explain(sub: Any) -> None:
+    """`curator explain ARXIV_ID [--lang en|zh]`."""
+    p = sub.add_parser("explain", help="the scope decision trail for one arXiv paper")
+    p.add_argument("arxiv_id", metavar="ARXIV_ID", help="e.g. 2305.10250 or an arXiv URL")
+    p.add_argument("--lang", default="en", choices=["en", "zh"], help="language of the trail")
+    p.add_argument("--offline", action="store_true", default=None, help="use only the cache")
+    p.set_defaults(run=run_explain)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Resolve one paper (cache first), apply rules/scope.yaml, print the trail."""
+    from curator.cli import options_from
+    from curator.errors import UsageError
+    from curator.model import Entry, Kind, Service, Source
+    from curator.normalize import link_for, parse_arxiv_id
+    from curator.pipeline import load_rules, paper_text, resolve
+    from curator.scope.explain import explain
+
+    parsed = parse_arxiv_id(args.arxiv_id)
+    if parsed is None:
+        raise UsageError(f"{args.arxiv_id!r} is not a valid arXiv identifier")
+    options = options_from(args)
+    rules = load_rules(options)
+    if "scope" not in rules:
+        raise UsageError(f"no scope rules at {Path(options.root) / options.rules_dir}/scope.yaml")
+    link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
+    entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
+    outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes
+    paper = paper_text(entry, outcomes.get(parsed.subject))
+    print(explain(parsed.subject, paper, rules["scope"], lang=args.lang))
+    return 0
+
+
 #: Functions that add one subcommand to the argparse sub-parsers object.
 REGISTER: list[Callable[[Any], None]] = [
     add_import,
@@ -153,4 +186,5 @@ REGISTER: list[Callable[[Any], None]] = [
     add_comment,
     add_audit,
     add_report,
+    add_explain,
 ]

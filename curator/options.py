@@ -48,6 +48,7 @@ class Options:
     output: str = ""
     changed_since: str = ""
     rules_dir: str = "rules"
+    records_dir: str = "screening"
     date_tolerance_days: int = 7
     ttl_arxiv: float = 30 * 86400.0
     ttl_github: float = 86400.0

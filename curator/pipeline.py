@@ -20,7 +20,7 @@ from curator import progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
 from curator.errors import InputError
-from curator.model import Entry, EntryResult, Finding, Kind, Report, Service, Verdict
+from curator.model import Entry, EntryResult, Finding, Kind, Report, Service, Severity, Verdict
 from curator.options import Options
 from curator.resolvers.interface import (
     Blocked,
@@ -238,21 +238,52 @@ def apply_scope(
     return results, findings
 
 
-def _scope_one(
-    result: EntryResult, outcome: Outcome | None, rules: Any, ctx: CheckContext
-) -> tuple[EntryResult, Finding | None]:
-    """Decide one paper's scope from the official title and abstract (never the summary)."""
-    from curator.scope.engine import PaperText, decide
+def paper_text(entry: Entry, outcome: Outcome | None) -> Any:
+    """What the scope engine reads: the official title and abstract (None when unknown)."""
+    from curator.scope.engine import PaperText
 
-    entry = result.entry
     meta = outcome.meta if isinstance(outcome, Found | Moved) else {}
-    paper = PaperText(
+    return PaperText(
         title=meta.get("title") if meta else None,
         abstract=meta.get("abstract") if meta else None,
         primary_category=str(meta.get("primary_category", "")) if meta else "",
         tags=entry.tags,
         summary=entry.summary,
     )
+
+
+def check_screening_records(
+    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
+) -> list[Finding]:
+    """`record-*` findings when the list keeps screening records (`screening/*.json`)."""
+    folder = Path(ctx.options.root) / ctx.options.records_dir
+    if ctx.options.skips(Service.SCOPE) or not folder.is_dir():
+        return []
+    from curator.scope.records import check_records, load_records
+
+    records = [r for path in sorted(folder.glob("*.json")) for r in load_records(path)]
+    papers = [e for e in entries if e.kind is Kind.PAPER and e.subject.startswith("arxiv:")]
+    findings = check_records(
+        records,
+        {e.subject: paper_text(e, outcomes.get(e.subject)) for e in papers},
+        sources={e.subject: e.source for e in papers},
+        context=ctx,
+        rules=ctx.rules.get("scope"),
+    )
+    if ctx.options.changed_since:
+        chosen = {e.subject for e in entries}
+        findings = [f for f in findings if f.subject in chosen]
+    return findings
+
+
+def _scope_one(
+    result: EntryResult, outcome: Outcome | None, rules: Any, ctx: CheckContext
+) -> tuple[EntryResult, Finding | None]:
+    """Decide one paper's scope from the official title and abstract (never the summary)."""
+    from curator.scope.engine import decide
+
+    entry = result.entry
+    paper = paper_text(entry, outcome)
     decision = decide(paper, rules)
     result = replace(result, verdict=Verdict(decision.verdict), scope=decision.as_dict())
     if not decision.code:
@@ -266,6 +297,9 @@ def _scope_one(
         evidence=quote or decision.reason,
         suggestion="rules: " + ", ".join(decision.rules),
     )
+    # The rule's own severity (rules/scope.yaml) applies unless configuration overrides the code.
+    if decision.severity and decision.code not in ctx.options.severity:
+        finding = replace(finding, severity=Severity(decision.severity))
     return result, finding
 
 
@@ -287,6 +321,7 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     resolved = resolve(chosen, options, rules)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
     results, scope_findings = apply_scope(chosen, resolved.outcomes, ctx)
+    scope_findings += check_screening_records(chosen, resolved.outcomes, ctx)
     notes = list(dict.fromkeys(resolved.notes))
     if options.changed_since:
         notes.insert(
