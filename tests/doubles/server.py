@@ -109,7 +109,7 @@ class LoopbackServer:
         class _H(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: object) -> None:
                 return
 
             def _handle(self) -> None:

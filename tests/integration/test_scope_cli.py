@@ -77,7 +77,8 @@ def test_screening_records_are_checked_in_check(
 ) -> None:
     Path("data").mkdir()
     Path("data/p.yaml").write_text(
-        f'section: A\npapers:\n  - {{title: "{cave["title"]}", arxiv: "{CAVE}", date: "2026-09-23"}}\n'
+        "section: A\npapers:\n"
+        f'  - {{title: "{cave["title"]}", arxiv: "{CAVE}", date: "2026-09-23"}}\n'
         '  - {title: "MemGPT", arxiv: "2310.08560", date: "2023-10-12"}\n',
         encoding="utf-8",
     )
