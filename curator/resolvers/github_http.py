@@ -1,9 +1,13 @@
 """HTTP for the GitHub resolver: retries with jitter, rate limits, one time budget.
 
-`GithubHttp.send` returns a value, never raises: an `Answer` (any HTTP status the caller
-interprets) or a `Failure` (GitHub could not be asked). Once a limit cannot be waited out
-within `Options.rate_limit_wait` and the budget, the service is given up for the rest of the
-run, so the remaining subjects turn Unverified at once instead of each waiting in turn.
+`GithubHttp.call` runs one request (an `Exchange`: one try, given its time limit) under the
+run's policy and returns a value, never raises: an `Answer` (any HTTP status the caller
+interprets) or a `Failure` (GitHub could not be asked). tenacity is the one retry policy for
+both transports: REST tries go through PyGithub (github_rest.py), GraphQL tries through httpx
+here (`GithubHttp.send`), since PyGithub's GraphQL helpers raise on errors and cannot carry
+100 aliased repositories with per-alias errors. Once a limit cannot be waited out within
+`Options.rate_limit_wait` and the budget, the service is given up for the rest of the run,
+so the remaining subjects turn Unverified at once instead of each waiting in turn.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import httpx
@@ -22,6 +27,7 @@ from tenacity.wait import wait_random_exponential
 from curator import __version__
 from curator.options import Options
 from curator.resolvers.github_parse import is_rate_limited
+from curator.resolvers.http import RetryableError, read_body
 from curator.resolvers.interface import Counter
 
 #: Tries per request (the first included) for timeouts, resets and 5xx.
@@ -31,7 +37,7 @@ FAILURES_BEFORE_DOWN = 2
 #: Wait after a secondary limit without retry-after (GitHub's advice: at least a minute).
 SECONDARY_DEFAULT_WAIT = 60.0
 _BACKOFF = wait_random_exponential(multiplier=0.5, max=8)
-_USER_AGENT = f"curator/{__version__}"
+USER_AGENT = f"curator/{__version__}"
 
 
 @dataclass(frozen=True)
@@ -55,15 +61,19 @@ class Failure:
 
 
 @dataclass(frozen=True)
-class _Retry:
+class TryAgain:
     """One try failed in a way worth another try; `wait` fixed by GitHub, or None (backoff)."""
 
     reason: str
     wait: float | None = None
 
 
+#: One try of a request, given the seconds it may take.
+Exchange = Callable[[float], Answer | Failure | TryAgain]
+
+
 class GithubHttp:
-    """One httpx client for a resolve run, with the run's budget and limit state."""
+    """The retry policy, limit state and time budget of one resolve run (and its httpx client)."""
 
     def __init__(
         self,
@@ -79,14 +89,12 @@ class GithubHttp:
         self.deadline = clock() + options.service_budget
         self.down = ""  # why GitHub was given up for this run; empty while it is still asked
         self._failures = 0
-        self._client = httpx.Client(
-            follow_redirects=False,  # redirects are read, never followed blindly
-            headers={"User-Agent": _USER_AGENT, "Accept": "application/vnd.github+json"},
-        )
+        self._client: httpx.Client | None = None  # made on first GraphQL use
 
     def close(self) -> None:
         """Release the connections."""
-        self._client.close()
+        if self._client is not None:
+            self._client.close()
 
     def send(
         self,
@@ -96,17 +104,21 @@ class GithubHttp:
         headers: Mapping[str, str] | None = None,
         body: Any = None,
     ) -> Answer | Failure:
-        """Send one request with retries; count every try under `count_as`."""
+        """Send one httpx request with retries; count every try under `count_as`."""
+        return self.call(partial(self._httpx_try, method, url, count_as, dict(headers or {}), body))
+
+    def call(self, exchange: Exchange) -> Answer | Failure:
+        """Run one request through `exchange` with retries, limits and the budget."""
         if self.down:
             return Failure(self.down)
         retrying = Retrying(
             stop=stop_any(stop_after_attempt(ATTEMPTS), _BudgetStop(self)),
             wait=self._wait,
-            retry=retry_if_result(lambda r: isinstance(r, _Retry)),
+            retry=retry_if_result(lambda r: isinstance(r, TryAgain)),
             sleep=self.sleep,
             retry_error_callback=self._gave_up,
         )
-        result = retrying(self._try, method, url, count_as, dict(headers or {}), body)
+        result = retrying(self._try, exchange)
         if isinstance(result, Answer):
             self._failures = 0
             return result
@@ -117,27 +129,52 @@ class GithubHttp:
             return result
         raise TypeError(f"unexpected retry result {result!r}")  # pragma: no cover - a bug
 
-    def _try(
-        self, method: str, url: str, count_as: str, headers: dict[str, str], body: Any
-    ) -> Answer | Failure | _Retry:
-        """One try: send, then classify the response (or the transport error)."""
+    def _try(self, exchange: Exchange) -> Answer | Failure | TryAgain:
+        """One try within what is left of the budget, its answer classified."""
         if self.down:
             return Failure(self.down)
         left = self.deadline - self.clock()
         if left <= 0:
             return self._give_up(f"GitHub time budget of {self.options.service_budget:g}s used")
-        self.counter.add(count_as)
-        try:
-            response = self._client.request(
-                method, url, headers=headers, json=body, timeout=min(self.options.timeout, left)
-            )
-        except httpx.TimeoutException:
-            return _Retry(f"GitHub did not answer within {self.options.timeout:g}s")
-        except httpx.TransportError as exc:
-            return _Retry(f"connection to GitHub failed ({type(exc).__name__})")
-        return self._classify(Answer(response.status_code, response.headers, response.content))
+        result = exchange(min(self.options.timeout, left))
+        return self._classify(result) if isinstance(result, Answer) else result
 
-    def _classify(self, answer: Answer) -> Answer | Failure | _Retry:
+    def _httpx_try(
+        self,
+        method: str,
+        url: str,
+        count_as: str,
+        headers: dict[str, str],
+        body: Any,
+        timeout: float,
+    ) -> Answer | TryAgain:
+        """One httpx request (GraphQL), counted before it is sent."""
+        self.counter.add(count_as)
+        # httpx bounds each read, not the body: a server dripping bytes must not outlast it.
+        deadline = time.monotonic() + timeout
+        try:
+            with self._http().stream(
+                method, url, headers=headers, json=body, timeout=timeout
+            ) as response:
+                content = read_body(response, deadline)
+        except httpx.TimeoutException:
+            return TryAgain(f"GitHub did not answer within {self.options.timeout:g}s")
+        except httpx.TransportError as exc:
+            return TryAgain(f"connection to GitHub failed ({type(exc).__name__})")
+        except RetryableError:
+            return TryAgain(f"GitHub did not finish its answer within {timeout:g}s")
+        return Answer(response.status_code, response.headers, content)
+
+    def _http(self) -> httpx.Client:
+        """The run's httpx client, made on first use."""
+        if self._client is None:
+            self._client = httpx.Client(
+                follow_redirects=False,  # redirects are read, never followed blindly
+                headers={"User-Agent": USER_AGENT, "Accept": "application/vnd.github+json"},
+            )
+        return self._client
+
+    def _classify(self, answer: Answer) -> Answer | Failure | TryAgain:
         """Limits and 5xx become retries or failures; any other response is the answer."""
         status, headers = answer.status, answer.headers
         if headers.get("x-ratelimit-remaining") == "0" and (
@@ -152,10 +189,10 @@ class GithubHttp:
         if _graphql_rate_limited(answer):
             return self._limit_wait("GitHub GraphQL RATE_LIMITED", SECONDARY_DEFAULT_WAIT)
         if status >= 500:
-            return _Retry(f"GitHub answered HTTP {status}")
+            return TryAgain(f"GitHub answered HTTP {status}")
         return answer
 
-    def _primary_limit(self, headers: httpx.Headers) -> Failure | _Retry:
+    def _primary_limit(self, headers: httpx.Headers) -> Failure | TryAgain:
         """Wait for x-ratelimit-reset when it is near enough; else give GitHub up."""
         reset = _seconds(headers.get("x-ratelimit-reset"))
         if reset is None:
@@ -166,13 +203,13 @@ class GithubHttp:
         # +1: the reset is a whole epoch second; asking in that same second may fail again.
         return self._limit_wait(reason, max(0.0, reset - self.clock()) + 1.0)
 
-    def _limit_wait(self, reason: str, wait: float) -> Failure | _Retry:
+    def _limit_wait(self, reason: str, wait: float) -> Failure | TryAgain:
         """A retry after `wait` seconds if allowed and affordable, else give GitHub up."""
         if wait > self.options.rate_limit_wait:
             return self._give_up(f"{reason}; waiting {wait:.0f}s exceeds the allowed wait")
         if self.clock() + wait >= self.deadline:
             return self._give_up(f"{reason}; waiting {wait:.0f}s exceeds the time budget")
-        return _Retry(reason, wait)
+        return TryAgain(reason, wait)
 
     def _give_up(self, reason: str) -> Failure:
         """Mark GitHub down for the rest of the run."""
@@ -183,7 +220,7 @@ class GithubHttp:
         """GitHub's own wait when it gave one, else exponential backoff with jitter."""
         outcome = state.outcome
         result = outcome.result() if outcome is not None and not outcome.failed else None
-        if isinstance(result, _Retry) and result.wait is not None:
+        if isinstance(result, TryAgain) and result.wait is not None:
             return result.wait
         return float(_BACKOFF(state))
 
@@ -192,7 +229,7 @@ class GithubHttp:
         """The last retryable result as a Failure."""
         outcome = state.outcome
         result = outcome.result() if outcome is not None and not outcome.failed else None
-        reason = result.reason if isinstance(result, _Retry) else "GitHub could not be asked"
+        reason = result.reason if isinstance(result, TryAgain) else "GitHub could not be asked"
         return Failure(reason)
 
 

@@ -1,0 +1,210 @@
+"""Fault suite: every outage the services are known for, through the whole `curator check`.
+
+Each case starts the arXiv and GitHub doubles, injects one fault (once, where a retry should
+recover, or on every attempt, where it cannot) and runs the CLI on a four-subject catalogue
+with a two-second service budget. It must exit 0 under `--fail-on error`, report the real
+findings for what could be asked and `*-unverified` for the rest, finish within the budget,
+and leave in the SQLite cache exactly the answers the services really gave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.doubles.arxiv import ATOM_TYPE
+from tests.doubles.server import LoopbackServer, Reply
+from tests.reliability.conftest import Record
+from tests.reliability.world import (
+    P1,
+    P2,
+    R1,
+    R2,
+    SETTINGS,
+    SLACK,
+    Stage,
+    expected_findings,
+)
+
+#: Attempts that exhaust every retry: arXiv tries 5 times, GitHub 3 per request.
+ARXIV_ALWAYS = 6
+GITHUB_ALWAYS = 4
+BROKEN_ATOM = (
+    b"<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"
+    b"<entry><id>http://arxiv.org/abs/2305.10250v1</id><title>Memory</entry></feed>"
+)
+GITHUB_502 = (
+    Path(__file__).resolve().parents[3] / "shared" / "api-samples" / "github"
+    / "rest_503_html_body_2012.html"
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One injected fault and what a correct run makes of it."""
+
+    inject: Callable[[Stage], int]  # returns how many faulty replies were queued
+    arxiv_ok: bool = True
+    repos_ok: dict[str, bool] = field(default_factory=lambda: {R1: True, R2: True})
+    min_seconds: float = 0.0
+    token: bool = True
+    settings: dict[str, float] = field(default_factory=dict)
+
+
+def _arxiv(*kinds: str) -> Callable[[Stage], int]:
+    def inject(stage: Stage) -> int:
+        stage.arxiv.fail(*kinds)
+        return len(kinds)
+
+    return inject
+
+
+def _arxiv_reply(reply: Reply, times: int) -> Callable[[Stage], int]:
+    def inject(stage: Stage) -> int:
+        assert stage.arxiv_gate is not None
+        stage.arxiv_gate.queue(reply, times)
+        return times
+
+    return inject
+
+
+def _github(kind: str, times: int, on: str = "graphql", **params: object) -> Callable[[Stage], int]:
+    def inject(stage: Stage) -> int:
+        assert stage.github is not None
+        stage.github.fail(kind, on=on, times=times, **params)
+        return times
+
+    return inject
+
+
+def _graphql_reply(reply: Reply, times: int) -> Callable[[Stage], int]:
+    def inject(stage: Stage) -> int:
+        assert stage.graphql_gate is not None
+        stage.graphql_gate.queue(reply, times)
+        return times
+
+    return inject
+
+
+def _graphql_error(stage: Stage) -> int:
+    """A partial GraphQL answer: data for one repository, an error for the other."""
+    assert stage.github is not None
+    stage.github.repos["zhongwanjun/memorybank-siliconfriend"]["graphql_error"] = "INTERNAL"
+    return 1
+
+
+DOWN = {R1: False, R2: False}
+ATOM_REPLY = Reply(200, {"Content-Type": ATOM_TYPE}, BROKEN_ATOM)
+HTML_REPLY = Reply(200, {"Content-Type": "text/html"}, b"<html><body>Just a moment...</body></html>")
+DRIP_JSON = Reply(200, {"Content-Type": "application/json"}, b'{"data": {"r0": null}}' * 40, drip=0.05)
+
+FAULTS: dict[str, Fault] = {
+    "arxiv-503-once": Fault(_arxiv("503")),
+    "arxiv-503-always": Fault(_arxiv(*["503"] * ARXIV_ALWAYS), arxiv_ok=False),
+    "arxiv-503-retry-after-1s": Fault(_arxiv("503:1"), min_seconds=1.0),
+    "arxiv-429-always": Fault(_arxiv(*["429"] * ARXIV_ALWAYS), arxiv_ok=False),
+    "arxiv-429-retry-after-1s": Fault(_arxiv("429:1"), min_seconds=1.0),
+    "arxiv-429-retry-after-1h": Fault(_arxiv("429:3600"), arxiv_ok=False),
+    "arxiv-rate-exceeded-200-once": Fault(_arxiv("rate-exceeded")),
+    "arxiv-rate-exceeded-200-always": Fault(
+        _arxiv(*["rate-exceeded"] * ARXIV_ALWAYS), arxiv_ok=False
+    ),
+    "arxiv-blank-body-once": Fault(_arxiv("blank")),
+    "arxiv-blank-body-always": Fault(_arxiv(*["blank"] * ARXIV_ALWAYS), arxiv_ok=False),
+    "arxiv-truncated-atom-always": Fault(_arxiv(*["truncated"] * ARXIV_ALWAYS), arxiv_ok=False),
+    "arxiv-malformed-atom-always": Fault(_arxiv_reply(ATOM_REPLY, ARXIV_ALWAYS), arxiv_ok=False),
+    "arxiv-html-page-200-always": Fault(_arxiv_reply(HTML_REPLY, ARXIV_ALWAYS), arxiv_ok=False),
+    "arxiv-connection-reset-once": Fault(_arxiv("reset")),
+    "arxiv-connection-reset-always": Fault(_arxiv(*["reset"] * ARXIV_ALWAYS), arxiv_ok=False),
+    "arxiv-timeout-always": Fault(_arxiv(*["slow:1.5"] * ARXIV_ALWAYS), arxiv_ok=False),
+    "arxiv-slow-drip-always": Fault(_arxiv(*["drip"] * ARXIV_ALWAYS), arxiv_ok=False),
+    "github-secondary-limit-retry-after-1s": Fault(
+        _github("secondary", 1, retry_after=1), min_seconds=1.0
+    ),
+    "github-secondary-limit-retry-after-10min": Fault(
+        _github("secondary", GITHUB_ALWAYS, retry_after=600), repos_ok=DOWN
+    ),
+    # The reset is a whole epoch second, and curator waits one more: up to 2 s.
+    "github-primary-limit-near-reset": Fault(
+        _github("primary", 1, reset_in=1), min_seconds=0.5, settings={"service_budget": 4.0}
+    ),
+    "github-primary-limit-distant-reset": Fault(
+        _github("primary", GITHUB_ALWAYS, reset_in=3600), repos_ok=DOWN
+    ),
+    "github-rest-primary-limit-distant-reset": Fault(
+        _github("primary", GITHUB_ALWAYS, on="rest", reset_in=3600), repos_ok=DOWN, token=False
+    ),
+    "github-graphql-partial-error": Fault(_graphql_error, repos_ok={R1: False, R2: True}),
+    "github-graphql-rate-limited-200": Fault(
+        _github("rate_limited", GITHUB_ALWAYS, reset_in=3600), repos_ok=DOWN
+    ),
+    "github-502-html-always": Fault(_github("html5xx", GITHUB_ALWAYS, status=502), repos_ok=DOWN),
+    "github-503-html-once": Fault(_github("html5xx", 1)),
+    "github-rest-503-html-always": Fault(
+        _github("html5xx", GITHUB_ALWAYS * 2, on="rest"), repos_ok=DOWN, token=False
+    ),
+    "github-connection-reset-always": Fault(_github("reset", GITHUB_ALWAYS), repos_ok=DOWN),
+    "github-connection-reset-once": Fault(_github("reset", 1)),
+    "github-timeout-always": Fault(_github("timeout", GITHUB_ALWAYS, seconds=1.5), repos_ok=DOWN),
+    "github-malformed-json-always": Fault(_github("malformed", GITHUB_ALWAYS), repos_ok=DOWN),
+    "github-slow-drip-always": Fault(_graphql_reply(DRIP_JSON, GITHUB_ALWAYS), repos_ok=DOWN),
+}
+CASES = dict.fromkeys(FAULTS, "fault")
+
+
+def _served(stage: Stage, queued: int) -> int:
+    """Faulty replies the doubles actually sent (queued minus those left unused)."""
+    assert stage.github is not None and stage.arxiv_gate and stage.graphql_gate
+    left = len(stage.arxiv.faults) + len(stage.arxiv_gate.replies)
+    left += len(stage.graphql_gate.replies)
+    left += sum(f.times or 0 for f in stage.github.faults)
+    graphql_errors = sum(1 for r in stage.github.repos.values() if r.get("graphql_error"))
+    return queued - left + (len(stage.server.received("/graphql")) - 1 if graphql_errors else 0)
+
+
+@pytest.mark.parametrize("case", list(FAULTS))
+def test_fault_through_the_whole_check(
+    case: str,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    fault = FAULTS[case]
+    stage = Stage(tmp_path, loopback, monkeypatch, capsys, settings=dict(fault.settings))
+    if not fault.token:
+        stage.token = ""
+    stage.build()
+    queued = fault.inject(stage)
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.findings() == expected_findings(fault.arxiv_ok, fault.repos_ok)
+    budget = {**SETTINGS, **fault.settings}["service_budget"] + SLACK
+    assert fault.min_seconds <= run.elapsed <= budget, run.elapsed
+    _assert_cache(stage, fault)
+    served = _served(stage, queued)
+    assert served >= 1
+    state = "recovered" if fault.arxiv_ok and all(fault.repos_ok.values()) else "unverified"
+    codes = sorted({code for code, _ in run.findings()})
+    record(case, f"exit 0, {state}: {', '.join(codes)}", faults=served, seconds=run.elapsed)
+
+
+def _assert_cache(stage: Stage, fault: Fault) -> None:
+    """The cache holds exactly the real answers: found papers and repositories, nothing else."""
+    rows = stage.cache_rows()
+    arxiv = {s for (service, s) in rows if service == "arxiv"}
+    github = {s for (service, s) in rows if service == "github"}
+    assert arxiv == ({P1, P2} if fault.arxiv_ok else set())
+    assert github == {r for r, ok in fault.repos_ok.items() if ok}
+    assert {service for service, _ in rows} <= {"arxiv", "github"}
+    for subject in arxiv:
+        paper = stage.arxiv.papers[subject.removeprefix("arxiv:")]
+        assert rows["arxiv", subject]["title"] == paper.title
+    if R2 in github:
+        assert rows["github", R2]["outcome"] == "found"
+        assert rows["github", R2]["meta"]["archived"] is True
