@@ -131,22 +131,24 @@ def _hits(patterns: Iterable[Pattern], paper: PaperText, fields: Iterable[str]) 
         text = paper.field(name)
         if not text:
             continue
-        words = _words(text)
         for pattern in patterns:
-            if _may_match(pattern.source, words):
-                out.extend(_Hit(name, a, b, pattern.source) for a, b in pattern.finditer(text))
+            out.extend(_Hit(name, a, b, pattern.source) for a, b in _spans(pattern, text))
     return sorted(out, key=lambda h: (h.field != "title", h.start))
 
 
-# A phrase can only match where its first word stands as a word of the text, so a set of the
-# text's words rules out most of the ~750 phrase searches per paper before any regex runs.
+# A phrase can only match where its first word starts a word of the text. Trying the regex
+# only at those places (instead of scanning the whole abstract ~750 times per paper) gives
+# the same spans as `finditer` at a fraction of the cost.
 _WORD = re.compile(r"\w+")
 
 
 @lru_cache(maxsize=256)
-def _words(text: str) -> tuple[str, ...]:
-    """The text's distinct words, case-folded and sorted (for prefix look-ups)."""
-    return tuple(sorted({w.casefold() for w in _WORD.findall(text)}))
+def _index(text: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
+    """The text's case-folded words, sorted, and where each word starts."""
+    starts: dict[str, list[int]] = {}
+    for m in _WORD.finditer(text):
+        starts.setdefault(m.group().casefold(), []).append(m.start())
+    return tuple(sorted(starts)), {w: tuple(p) for w, p in starts.items()}
 
 
 @lru_cache(maxsize=4096)
@@ -159,16 +161,32 @@ def _first_word(phrase: str) -> tuple[str, bool] | None:
     return core.casefold(), first.endswith("*")
 
 
-def _may_match(phrase: str, words: tuple[str, ...]) -> bool:
-    """False only when the phrase surely has no match among `words` (sorted)."""
-    first = _first_word(phrase)
+def _spans(pattern: Pattern, text: str) -> list[tuple[int, int]]:
+    """What `pattern.finditer(text)` gives, trying the regex only where the phrase may start."""
+    first = _first_word(pattern.source)
     if first is None:
-        return True
+        return pattern.finditer(text)
     core, prefix = first
-    i = bisect_left(words, core)
-    if i == len(words):
-        return False
-    return words[i].startswith(core) if prefix else words[i] == core
+    words, starts = _index(text)
+    if prefix:
+        i = bisect_left(words, core)
+        chosen: list[int] = []
+        while i < len(words) and words[i].startswith(core):
+            chosen.extend(starts[words[i]])
+            i += 1
+        places: Iterable[int] = sorted(chosen)
+    else:
+        places = starts.get(core, ())
+    out: list[tuple[int, int]] = []
+    end = -1
+    for pos in places:
+        if pos < end:
+            continue
+        m = pattern.regex.match(text, pos)
+        if m:
+            out.append(m.span())
+            end = m.end()
+    return out
 
 
 @lru_cache(maxsize=64)
