@@ -39,7 +39,21 @@ def schema() -> dict[str, Any]:
 @cache
 def _validator() -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema())
-    return cls(schema(), format_checker=cls.FORMAT_CHECKER)
+    # Local `$ref`s inlined once: resolving them per item is a third of validation time.
+    flat = _inline(schema(), schema()["$defs"])
+    return cls(flat, format_checker=cls.FORMAT_CHECKER)
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with every `{"$ref": "#/$defs/NAME"}` replaced by its definition."""
+    if isinstance(node, list):
+        return [_inline(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = _inline(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+        return {**target, **{k: _inline(v, defs) for k, v in node.items() if k != "$ref"}}
+    return {k: _inline(v, defs) for k, v in node.items() if k != "$defs"}
 
 
 def display_path(path: Path) -> str:
