@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from curator.model import Report, Severity
+from curator.report.sanitize import clean
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -29,16 +30,18 @@ def render(report: Report, ctx: object = None, width: int = 120, color: bool = F
         table.add_column("subject", overflow="fold", ratio=3)
         table.add_column("what", overflow="fold", ratio=6)
         for f in rows:
-            what = Text(f.message)  # Text(): never interpret markup in untrusted strings
+            # Text(): never interpret markup in untrusted strings; clean(): no escape
+            # sequences or bidi overrides from them reach the terminal.
+            what = Text(clean(f.message))
             if f.evidence:
-                what.append(f"\n{f.evidence}", style="dim")
+                what.append(f"\n{clean(f.evidence)}", style="dim")
             if f.suggestion:
-                what.append(f"\n→ {f.suggestion}", style="green")
-            table.add_row(Text(str(f.source)), Text(f.code), Text(f.subject), what)
+                what.append(f"\n→ {clean(f.suggestion)}", style="green")
+            table.add_row(Text(clean(f.source)), Text(f.code), Text(clean(f.subject)), what)
         console.print(table)
     console.print(Text(summary_line(report)))
     for note in report.notes:
-        console.print(Text(f"note: {note}"))
+        console.print(Text(f"note: {clean(note)}"))
     return buffer.getvalue()
 
 
