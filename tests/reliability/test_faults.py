@@ -37,9 +37,12 @@ BROKEN_ATOM = (
     b"<entry><id>http://arxiv.org/abs/2305.10250v1</id><title>Memory</entry></feed>"
 )
 GITHUB_502 = (
-    Path(__file__).resolve().parents[3] / "shared" / "api-samples" / "github"
+    Path(__file__).resolve().parents[3]
+    / "shared"
+    / "api-samples"
+    / "github"
     / "rest_503_html_body_2012.html"
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True)
@@ -98,8 +101,12 @@ def _graphql_error(stage: Stage) -> int:
 
 DOWN = {R1: False, R2: False}
 ATOM_REPLY = Reply(200, {"Content-Type": ATOM_TYPE}, BROKEN_ATOM)
-HTML_REPLY = Reply(200, {"Content-Type": "text/html"}, b"<html><body>Just a moment...</body></html>")
-DRIP_JSON = Reply(200, {"Content-Type": "application/json"}, b'{"data": {"r0": null}}' * 40, drip=0.05)
+HTML_REPLY = Reply(
+    200, {"Content-Type": "text/html"}, b"<html><body>Just a moment...</body></html>"
+)
+DRIP_JSON = Reply(
+    200, {"Content-Type": "application/json"}, b'{"data": {"r0": null}}' * 40, drip=0.05
+)
 
 FAULTS: dict[str, Fault] = {
     "arxiv-503-once": Fault(_arxiv("503")),

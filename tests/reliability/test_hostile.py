@@ -52,12 +52,19 @@ def _not_utf8() -> bytes:
 
 
 def _nul() -> bytes:
-    return b"section: Nul\npapers:\n  - title: \"a\x00b\"\n    arxiv: \"2305.10250\"\n"
+    return b'section: Nul\npapers:\n  - title: "a\x00b"\n    arxiv: "2305.10250"\n'
 
 
 def _deep_document() -> bytes:
-    return (b"# List\n\n" + b"<div>" * 1000 + b"text" + b"</div>" * 1000 + b"\n" + b"> " * 1000
-            + b"quote\n")  # fmt: skip
+    return (
+        b"# List\n\n"
+        + b"<div>" * 1000
+        + b"text"
+        + b"</div>" * 1000
+        + b"\n"
+        + b"> " * 1000
+        + b"quote\n"
+    )
 
 
 #: case -> (file name, content); each must be refused with exit 2 and a located message.
@@ -173,8 +180,17 @@ def _inert(runs: dict[str, Run], markers: tuple[str, ...] = ()) -> None:
     md = runs["markdown"].output
     html = re.sub(r"<!-- curator:[a-z-]+ -->", "", md)
     html = MarkdownIt("commonmark", {"html": True}).enable("table").render(html)
-    for bad in ("<script", "<img", "<iframe", "<a href='https://evil", "<!--",
-                "<details open", 'href="javascript:', 'href="data:', 'href="file:'):  # fmt: skip
+    for bad in (
+        "<script",
+        "<img",
+        "<iframe",
+        "<a href='https://evil",
+        "<!--",
+        "<details open",
+        'href="javascript:',
+        'href="data:',
+        'href="file:',
+    ):
         assert bad not in html, bad
     assert not re.search(r"<[^<>]*\bonerror\s*=", html)
     # GitHub finds pings, references and autolinks in rendered text outside code spans.
@@ -206,8 +222,13 @@ def test_unreadable_input_is_refused_with_one_located_line(
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("curator: error:"), run.stderr[:300]
     assert name in lines[0] and "Traceback" not in run.stderr
-    record(case, f"exit 2: {lines[0].split(': ', 3)[-1][:70]}", hostile=1, refused=1,
-           seconds=run.elapsed)  # fmt: skip
+    record(
+        case,
+        f"exit 2: {lines[0].split(': ', 3)[-1][:70]}",
+        hostile=1,
+        refused=1,
+        seconds=run.elapsed,
+    )
 
 
 # -- rendered inputs -----------------------------------------------------------------------
@@ -227,8 +248,12 @@ def test_injection_in_titles_and_summaries_is_inert_in_every_format(
         # (XML 1.0 cannot carry control characters, so arXiv never sends them.)
         official = "".join(ch for ch in trick if ch >= " " or ch == "\n")
         arxiv.papers[base] = Paper(base, f"Official {official} {i}", abstract=official)
-        lines += [f"  - title: {json.dumps(trick + ' ' + str(i))}", f'    arxiv: "{base}"',
-                  '    date: "2024-01-01"', f"    summary: {json.dumps(trick)}"]  # fmt: skip
+        lines += [
+            f"  - title: {json.dumps(trick + ' ' + str(i))}",
+            f'    arxiv: "{base}"',
+            '    date: "2024-01-01"',
+            f"    summary: {json.dumps(trick)}",
+        ]
     (root / "data" / "papers.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     runs = _all_formats(["data", "--skip", "github,web,scope"], capsys, root)
     report = json.loads(runs["json"].output)
@@ -236,9 +261,13 @@ def test_injection_in_titles_and_summaries_is_inert_in_every_format(
     mismatches = [f for f in report["findings"] if f["code"] == "arxiv-title-mismatch"]
     assert len(mismatches) == len(TRICKS)
     _inert(runs)
-    record("injection-in-titles-and-summaries",
-           f"exit 1, {len(TRICKS)} arxiv-title-mismatch; inert in {len(FORMATS)} formats",
-           hostile=len(TRICKS), refused=len(TRICKS), seconds=sum(r.elapsed for r in runs.values()))  # fmt: skip
+    record(
+        "injection-in-titles-and-summaries",
+        f"exit 1, {len(TRICKS)} arxiv-title-mismatch; inert in {len(FORMATS)} formats",
+        hostile=len(TRICKS),
+        refused=len(TRICKS),
+        seconds=sum(r.elapsed for r in runs.values()),
+    )
 
 
 def test_100_kb_title_is_refused_by_the_schema_and_not_echoed(
@@ -256,8 +285,13 @@ def test_100_kb_title_is_refused_by_the_schema_and_not_echoed(
     (finding,) = json.loads(runs["json"].output)["findings"]
     assert len(finding["message"] + finding["evidence"] + finding["suggestion"]) < 2_000
     _inert(runs)
-    record("title-100-kb", "exit 1, entry-invalid; report under 20 KB in every format",
-           hostile=1, refused=1, seconds=sum(r.elapsed for r in runs.values()))  # fmt: skip
+    record(
+        "title-100-kb",
+        "exit 1, entry-invalid; report under 20 KB in every format",
+        hostile=1,
+        refused=1,
+        seconds=sum(r.elapsed for r in runs.values()),
+    )
 
 
 @pytest.mark.parametrize("case", list(URLS))
@@ -282,8 +316,14 @@ def test_hostile_url_is_refused_without_a_request(
     assert counter.requests == []
     assert lookups == []
     assert all(run.report.get("requests", {}).get("web", 0) == 0 for run in runs.values())
-    record(case, f"exit 1, {', '.join(sorted(codes))}; 0 lookups", hostile=1, refused=1,
-           refused_requests=len(counter.requests), seconds=runs["json"].elapsed)  # fmt: skip
+    record(
+        case,
+        f"exit 1, {', '.join(sorted(codes))}; 0 lookups",
+        hostile=1,
+        refused=1,
+        refused_requests=len(counter.requests),
+        seconds=runs["json"].elapsed,
+    )
 
 
 def test_redirect_from_allowed_host_to_refused_one_is_not_followed(
@@ -300,8 +340,20 @@ def test_redirect_from_allowed_host_to_refused_one_is_not_followed(
         (root / "rules" / "links.yaml").write_text('allow: ["127.0.0.2"]\n', "utf-8")
         entry = ENTRY.format(title="A paper", url=f"{allowed.url}/go")
         (root / "data" / "papers.yaml").write_text("section: Links\npapers:\n" + entry, "utf-8")
-        run = run_cli(["check", "data", "--skip", "arxiv,github,scope", "--format", "json",
-                       "--output", str(root / "r.json")], capsys, root / "r.json")  # fmt: skip
+        run = run_cli(
+            [
+                "check",
+                "data",
+                "--skip",
+                "arxiv,github,scope",
+                "--format",
+                "json",
+                "--output",
+                str(root / "r.json"),
+            ],
+            capsys,
+            root / "r.json",
+        )
         reached_allowed = len(allowed.requests)
     assert run.status == 1, run.stderr
     (finding,) = run.report["findings"]
@@ -309,6 +361,11 @@ def test_redirect_from_allowed_host_to_refused_one_is_not_followed(
     assert "after redirect" in finding["message"] + finding["evidence"]
     assert reached_allowed >= 1
     assert counter.requests == [] and lookups == []
-    record("redirect-from-allowed-host-to-refused",
-           f"exit 1, link-blocked after the redirect; {reached_allowed} request to the allowed host",
-           hostile=1, refused=1, refused_requests=len(counter.requests), seconds=run.elapsed)  # fmt: skip
+    record(
+        "redirect-from-allowed-host-to-refused",
+        f"exit 1, link-blocked after the redirect; {reached_allowed} request to the allowed host",
+        hostile=1,
+        refused=1,
+        refused_requests=len(counter.requests),
+        seconds=run.elapsed,
+    )

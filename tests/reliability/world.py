@@ -239,4 +239,3 @@ def expected_findings(arxiv_ok: bool, repos_ok: dict[str, bool]) -> set[tuple[st
         elif repo == R2:
             out.add(("repo-archived", R2))
     return out
-

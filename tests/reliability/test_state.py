@@ -1,0 +1,205 @@
+"""Concurrency and state: a shared cache, a killed run, an interrupted `comment`.
+
+Two `curator check` processes share one SQLite cache at once and lose nothing; a run killed
+with SIGKILL mid-resolve leaves a cache the next run opens and uses; a `comment` run that
+fails or loses its answer between listing and creating leaves, after one more run, exactly
+one curator comment.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.doubles.github_issues import FakeGitHub
+from tests.doubles.server import LoopbackServer, Reply, Request
+from tests.reliability.conftest import Record
+from tests.reliability.world import P1, P2, R1, R2, Stage, expected_findings, run_cli
+
+CASES = {
+    "two-runs-share-one-cache-at-once": "state",
+    "sigkill-mid-resolve-leaves-usable-cache": "state",
+    "comment-create-fails-after-list": "state",
+    "comment-created-but-answer-lost": "state",
+}
+REPO = "acme/awesome-llm-memory"
+MARKER = "<!-- curator:report -->"
+
+
+def _spawn(stage: Stage, *args: str) -> subprocess.Popen[bytes]:
+    """`curator check` in a child process, in the stage's root with its environment."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "curator", "check", *args, "--fail-on", "error"],
+        cwd=stage.root,
+        env=dict(os.environ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _integrity(path: Path) -> str:
+    db = sqlite3.connect(path)
+    try:
+        return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_two_runs_share_one_cache_at_once(
+    tmp_path: Path,
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    stage = Stage(
+        tmp_path, loopback, monkeypatch, capsys, settings={"service_budget": 10.0, "timeout": 5.0}
+    ).build()
+    # Slow answers make the two runs overlap, and both write while the other one is open.
+    stage.arxiv.fail("slow:0.4", "slow:0.4")
+    assert stage.github is not None
+    stage.github.fail("timeout", times=2, seconds=0.4)
+    started = time.monotonic()
+    first = _spawn(stage, "data/papers.yaml", "--format", "json", "--output", "a.json")
+    second = _spawn(stage, "data/projects.yaml", "--format", "json", "--output", "b.json")
+    outs = [p.communicate(timeout=30) for p in (first, second)]
+    elapsed = time.monotonic() - started
+    assert [first.returncode, second.returncode] == [0, 0], outs
+    assert all(b"Traceback" not in err for _, err in outs)
+    rows = stage.cache_rows()
+    assert set(rows) == {("arxiv", P1), ("arxiv", P2), ("github", R1), ("github", R2)}
+    assert _integrity(stage.cache_path) == "ok"
+    # Both runs saw each other's writes through: a third run asks nothing.
+    again = stage.run()
+    assert again.report["requests"]["cache_hits"] == 4
+    assert sum(v for k, v in again.report["requests"].items() if k != "cache_hits") == 0
+    assert again.findings() == expected_findings(True, {R1: True, R2: True})
+    record(
+        "two-runs-share-one-cache-at-once",
+        "both exit 0; cache holds all 4 answers; a third run sends 0 requests",
+        figures={"cache rows": len(rows)},
+        seconds=elapsed,
+    )
+
+
+def test_sigkill_mid_resolve_leaves_a_usable_cache(
+    tmp_path: Path,
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    stage = Stage(
+        tmp_path, loopback, monkeypatch, capsys, settings={"service_budget": 20.0, "timeout": 10.0}
+    ).build()
+    stage.arxiv.fail("slow:8")  # arXiv hangs while GitHub's answers are written
+    child = _spawn(stage, "--format", "json", "--output", "killed.json")
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and len(stage.cache_rows()) < 2:
+        time.sleep(0.05)
+    assert stage.arxiv.requests(), "arXiv was not asked before the kill"
+    child.send_signal(signal.SIGKILL)
+    child.communicate(timeout=10)
+    assert child.returncode == -signal.SIGKILL
+    assert not (tmp_path / "killed.json").exists()
+    assert _integrity(stage.cache_path) == "ok"
+    kept = set(stage.cache_rows())
+    assert kept == {("github", R1), ("github", R2)}
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert run.findings() == expected_findings(True, {R1: True, R2: True})
+    assert run.report["requests"]["cache_hits"] == 2
+    assert not any("rebuilt" in note for note in run.report.get("notes", []))
+    record(
+        "sigkill-mid-resolve-leaves-usable-cache",
+        "killed while arXiv hung; cache intact, next run exit 0 from 2 cached answers",
+        figures={"cache rows kept": len(kept)},
+        seconds=run.elapsed,
+    )
+
+
+# -- comment ---------------------------------------------------------------------------------
+def _comment_env(monkeypatch: pytest.MonkeyPatch, fake: FakeGitHub, tmp_path: Path) -> list[str]:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_comment_token_value")
+    monkeypatch.setenv("GITHUB_API_URL", fake.api)
+    monkeypatch.chdir(tmp_path)
+    body = tmp_path / "body.md"
+    body.write_text(f"{MARKER}\n### curator report\n\nAll clear.\n", "utf-8")
+    return ["comment", "--repo", REPO, "--pr", "7", "--body-file", str(body)]
+
+
+def _ours(fake: FakeGitHub) -> list[dict[str, object]]:
+    return [c for c in fake.comments_on(REPO, 7) if MARKER in str(c["body"])]
+
+
+def test_comment_create_failing_after_list_leaves_one_comment(
+    tmp_path: Path,
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    failures = {"left": 10}
+
+    def create_fails(req: Request) -> Reply:
+        if req.path.endswith("/issues/7/comments") and failures["left"] > 0:
+            failures["left"] -= 1
+            return Reply.json({"message": "Server Error"}, 502)
+        return fake.handle(req)
+
+    loopback.route("POST", "/repos/", create_fails)
+    fake = FakeGitHub(loopback)
+    argv = _comment_env(monkeypatch, fake, tmp_path)
+    failed = run_cli(argv, capsys)
+    assert failed.status != 0 and "Traceback" not in failed.stderr
+    assert _ours(fake) == []
+    failures["left"] = 0
+    again = run_cli(argv, capsys)
+    assert again.status == 0, again.stderr
+    third = run_cli(argv, capsys)
+    assert third.status == 0
+    assert len(_ours(fake)) == 1
+    record(
+        "comment-create-fails-after-list",
+        f"first run exit {failed.status}, no comment; two more runs: exactly 1 comment",
+        figures={"curator comments": len(_ours(fake))},
+    )
+
+
+def test_comment_created_but_answer_lost_leaves_one_comment(
+    tmp_path: Path,
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    lost = {"left": 1}
+
+    def create_then_reset(req: Request) -> Reply:
+        reply = fake.handle(req)
+        if req.path.endswith("/issues/7/comments") and lost["left"] > 0:
+            lost["left"] -= 1
+            return Reply(reset=True)  # GitHub created it; the answer never arrives
+        return reply
+
+    loopback.route("POST", "/repos/", create_then_reset)
+    fake = FakeGitHub(loopback)
+    argv = _comment_env(monkeypatch, fake, tmp_path)
+    first = run_cli(argv, capsys)
+    assert "Traceback" not in first.stderr
+    second = run_cli(argv, capsys)
+    assert second.status == 0, second.stderr
+    assert len(_ours(fake)) == 1
+    posts = len(loopback.received("/repos/", "POST"))
+    record(
+        "comment-created-but-answer-lost",
+        f"first run exit {first.status}; after the next run exactly 1 comment",
+        figures={"create requests": posts, "curator comments": len(_ours(fake))},
+    )
