@@ -1,9 +1,11 @@
 """The GitHub resolver: repository metadata by GraphQL batches (token) or REST with ETags.
 
-With a token, up to 100 repositories go into one aliased GraphQL query. Without one, each
-repository is one REST request, conditional on the cached ETag so an unchanged repository
-costs a 304 that GitHub does not count against the limit. Only Found and Moved are cached.
-The token is sent only to the configured GraphQL endpoint and is kept out of every value.
+With a token, up to 100 repositories go into one aliased GraphQL query, sent with httpx.
+Without one, each repository is one REST request through PyGithub (github_rest.py),
+conditional on the cached ETag so an unchanged repository costs a 304 that GitHub does not
+count against the limit; PyGithub follows the 301 of a renamed repository. Both go through
+one retry policy (github_http.py, tenacity). Only Found and Moved are cached. The token is
+sent only to the configured GraphQL endpoint and is kept out of every value.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -26,6 +29,7 @@ from curator.resolvers.github_parse import (
     outcome_from_meta,
     split_subject,
 )
+from curator.resolvers.github_rest import RestClient
 from curator.resolvers.interface import Counter, Found, Moved, NotFound, Outcome, Unverified
 
 CACHE_SERVICE = "github"
@@ -104,7 +108,7 @@ class GithubResolver:
         try:
             if self._token:
                 return self._graphql(pending, http)
-            return {s: self._rest(s, cached.get(s), http) for s in pending}
+            return self._rest_all(pending, cached, http)
         finally:
             http.close()
 
@@ -136,29 +140,41 @@ class GithubResolver:
         return graphql_outcomes(aliases, decoded)
 
     # -- REST -------------------------------------------------------------------------------
-    def _rest(self, subject: str, item: CacheItem | None, http: GithubHttp) -> Outcome:
+    def _rest_all(
+        self, pending: list[str], cached: dict[str, CacheItem], http: GithubHttp
+    ) -> dict[str, Outcome]:
+        """One REST request per repository through one PyGithub client."""
+        try:
+            rest = RestClient(self.options, self.counter)
+        except ValueError as exc:  # a GITHUB_API_URL that is not http(s)
+            return {s: Unverified(s, str(exc)) for s in pending}
+        try:
+            return {s: self._rest(s, cached.get(s), http, rest) for s in pending}
+        finally:
+            rest.close()
+
+    def _rest(
+        self, subject: str, item: CacheItem | None, http: GithubHttp, rest: RestClient
+    ) -> Outcome:
         """GET /repos/{owner}/{repo}, conditional on the cached ETag; follows a rename."""
         pair = split_subject(subject)
         assert pair is not None  # resolve() only passes valid subjects
-        url = f"{self._api}/repos/{quote(pair[0], safe='')}/{quote(pair[1], safe='')}"
-        answer = http.send("GET", url, "github_rest", _conditional(item))
+        path = f"/repos/{quote(pair[0], safe='')}/{quote(pair[1], safe='')}"
+        answer = http.call(partial(rest.get, path, _conditional(item)))
         if isinstance(answer, Answer) and answer.status in _REDIRECTS:
-            answer = self._follow(answer, item, http)
+            answer = self._follow(answer, item, http, rest)
         if isinstance(answer, Failure):
             return Unverified(subject, answer.reason)
         return self._rest_outcome(subject, answer, item)
 
-    @property
-    def _api(self) -> str:
-        return self.options.github_api_url.rstrip("/")
-
-    def _follow(self, answer: Answer, item: CacheItem | None, http: GithubHttp) -> Answer | Failure:
-        """Follow a rename redirect to /repositories/{id} on the configured API host only."""
+    def _follow(
+        self, answer: Answer, item: CacheItem | None, http: GithubHttp, rest: RestClient
+    ) -> Answer | Failure:
+        """Follow a redirect PyGithub left (not a 301) to /repositories/{id} on the API host."""
         found = _REPOSITORY_ID.search(answer.headers.get("location", ""))
         if found is None:
             return Failure(f"GitHub redirected (HTTP {answer.status}) to an unexpected place")
-        url = f"{self._api}/repositories/{found.group(1)}"
-        return http.send("GET", url, "github_rest", _conditional(item))
+        return http.call(partial(rest.get, f"/repositories/{found.group(1)}", _conditional(item)))
 
     def _rest_outcome(self, subject: str, answer: Answer, item: CacheItem | None) -> Outcome:
         """The outcome of a final REST answer; stores Found and Moved."""

@@ -10,6 +10,7 @@ quoted in api-samples/README.md are used.
 Repositories come from a dict the test supplies, keyed by "owner/name":
     {"a/b": {"stars": 3, "license": "MIT", "archived": False, "pushed_at": "2026-01-01T00:00:00Z"},
      "old/name": {"renamed_to": "new/name"}, "gone/blocked": {"status": 451}}
+An old name may also set `redirect_status` (e.g. 307) and `redirect_base` (another origin).
 """
 
 from __future__ import annotations
@@ -223,7 +224,8 @@ class GithubDouble:
             return _delayed(Reply.json(REPO_404, 404), delay)
         spec, renamed = self._lookup(f"{parts[1]}/{parts[2]}")
         if spec is not None and renamed:
-            return _delayed(self._moved(spec), delay)
+            old = self.repos[f"{parts[1]}/{parts[2]}".lower()]
+            return _delayed(self._moved(spec, old), delay)
         return _delayed(self._repo_reply(spec, req), delay)
 
     def _repositories(self, req: Request) -> Reply:
@@ -252,10 +254,11 @@ class GithubDouble:
         headers = _set(headers, "ETag", etag)
         return Reply(200, _merge(headers, self._spend()), body)
 
-    def _moved(self, spec: dict[str, Any]) -> Reply:
+    def _moved(self, spec: dict[str, Any], old: dict[str, Any]) -> Reply:
         """301 to /repositories/{id}, as GitHub answers for a renamed repository."""
         status, headers, body = recorded("rest_repo_get_301_renamed_2023")
-        location = f"{self.server.url}/repositories/{spec['id']}"
+        status = int(old.get("redirect_status", status))
+        location = f"{old.get('redirect_base', self.server.url)}/repositories/{spec['id']}"
         data = {**json.loads(body), "url": location}
         headers = _set(headers, "Location", location)
         return Reply(status, _merge(headers, self._spend()), json.dumps(data).encode())
