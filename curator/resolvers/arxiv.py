@@ -156,29 +156,22 @@ class ArxivResolver:
                 aliases[subject] = asked[parsed.base]
             else:
                 asked[parsed.base] = subject
-        out.update(self._from_cache(asked))
+        split = self.cache.split(
+            SERVICE,
+            list(asked.values()),
+            ttl=self.options.ttl_arxiv,
+            offline=self.options.offline,
+            decode=lambda subject, item: Found(subject, item.value),
+            counter=self.counter,
+            read=not self.options.no_cache,
+        )
+        out.update(split.hits)
+        out.update(split.offline)
         missing = [base for base, subject in asked.items() if subject not in out]
         if missing:
             out.update(self._fetch(missing, asked))
         for alias, subject in aliases.items():
             out[alias] = dataclasses.replace(out[subject], subject=alias)
-        return out
-
-    def _from_cache(self, asked: Mapping[str, str]) -> dict[str, Outcome]:
-        """Fresh cached answers (any cached answer when offline); offline misses: Unverified."""
-        out: dict[str, Outcome] = {}
-        subjects = list(asked.values())
-        items = {} if self.options.no_cache else self.cache.get_many(SERVICE, subjects)
-        now = self.cache.clock()
-        for subject in subjects:
-            item = items.get(subject)
-            if item is not None and (
-                self.options.offline or item.age(now) <= self.options.ttl_arxiv
-            ):
-                self.counter.add("cache_hits")
-                out[subject] = Found(subject, item.value)
-            elif self.options.offline:
-                out[subject] = Unverified(subject, "offline: not in the cache")
         return out
 
     def _fetch(self, bases: list[str], asked: Mapping[str, str]) -> dict[str, Outcome]:

@@ -3,6 +3,9 @@
 Only answers a service really gave are stored (found, moved). Errors, unverified and
 not-found results never are, so an outage cannot poison later runs. WAL journaling lets two
 runs share one file; a corrupt file is set aside and rebuilt with a warning.
+
+`Cache.split` is the one freshness rule of every resolver: an entry younger than the TTL
+(any age when offline) is a cache hit, an offline miss is Unverified, the rest is asked.
 """
 
 from __future__ import annotations
@@ -11,10 +14,12 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from curator.resolvers.interface import Counter, Outcome, Unverified
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -28,6 +33,9 @@ CREATE TABLE IF NOT EXISTS entries (
 """
 _VERSION = 1
 
+#: The reason of an offline subject the cache cannot answer (a resolver may word its own).
+OFFLINE_MISS = "offline: not in the cache"
+
 
 @dataclass(frozen=True)
 class CacheItem:
@@ -40,6 +48,20 @@ class CacheItem:
     def age(self, now: float) -> float:
         """Seconds since the answer was fetched."""
         return max(0.0, now - self.fetched_at)
+
+
+#: Turns a stored entry back into an outcome; None for an entry that is no longer usable.
+Decode = Callable[[str, CacheItem], Outcome | None]
+
+
+@dataclass(frozen=True)
+class Split:
+    """A run's subjects by what the cache can answer (see `Cache.split`)."""
+
+    hits: dict[str, Outcome]
+    offline: dict[str, Outcome]
+    ask: list[str]
+    stored: dict[str, CacheItem]  # the entries of `ask` that exist (stale): ETags to send
 
 
 class Cache:
@@ -137,6 +159,40 @@ class Cache:
                 except ValueError:
                     continue
         return out
+
+    def split(
+        self,
+        service: str,
+        subjects: Sequence[str],
+        *,
+        ttl: float,
+        offline: bool,
+        decode: Decode,
+        counter: Counter,
+        read: bool = True,
+        offline_reason: str = OFFLINE_MISS,
+    ) -> Split:
+        """Hits (fresh, or any age offline; counted), offline misses, and subjects to ask.
+
+        `read=False` (--no-cache) treats every subject as a miss.
+        """
+        items = self.get_many(service, list(subjects)) if read else {}
+        now = self.clock()
+        split = Split({}, {}, [], {})
+        for subject in subjects:
+            item = items.get(subject)
+            outcome = decode(subject, item) if item is not None else None
+            if item is not None and outcome is not None and (offline or item.age(now) < ttl):
+                split.hits[subject] = outcome
+            elif offline:
+                split.offline[subject] = Unverified(subject, offline_reason)
+            else:
+                split.ask.append(subject)
+                if item is not None:
+                    split.stored[subject] = item
+        if split.hits:
+            counter.add("cache_hits", len(split.hits))
+        return split
 
     def put(self, service: str, subject: str, value: dict[str, Any], etag: str = "") -> None:
         """Store a real answer now. Never call this for errors or unverified results."""

@@ -75,32 +75,21 @@ class GithubResolver:
         for subject in wanted:
             if split_subject(subject) is None:
                 out[subject] = Unverified(subject, "not a github:owner/repo subject")
-        cached = self.cache.get_many(CACHE_SERVICE, valid)
-        pending = self._from_cache(valid, cached, out)
-        if pending:
-            out.update(self._ask_github(pending, cached))
+        split = self.cache.split(
+            CACHE_SERVICE,
+            valid,
+            ttl=self.options.ttl_github,
+            offline=self.options.offline,
+            decode=_cached_outcome,
+            counter=self.counter,
+        )
+        out.update(split.hits)
+        out.update(split.offline)
+        if split.ask:
+            out.update(self._ask_github(split.ask, split.stored))
         if valid and not self._token and SLOW_NOTE not in self.notes:
             self.notes.append(SLOW_NOTE)
         return {s: _scrub(out[s], self._token) for s in wanted}
-
-    def _from_cache(
-        self, subjects: list[str], cached: dict[str, CacheItem], out: dict[str, Outcome]
-    ) -> list[str]:
-        """Fill `out` from fresh cache entries (any entry when offline); return the rest."""
-        pending: list[str] = []
-        now = self.cache.clock()
-        for subject in subjects:
-            item = cached.get(subject)
-            outcome = _cached_outcome(subject, item) if item is not None else None
-            fresh = item is not None and item.age(now) < self.options.ttl_github
-            if outcome is not None and (fresh or self.options.offline):
-                self.counter.add("cache_hits")
-                out[subject] = outcome
-            elif self.options.offline:
-                out[subject] = Unverified(subject, "offline: not in the cache")
-            else:
-                pending.append(subject)
-        return pending
 
     def _ask_github(self, pending: list[str], cached: dict[str, CacheItem]) -> dict[str, Outcome]:
         """GraphQL batches with a token, REST one by one without."""

@@ -195,22 +195,28 @@ class WebResolver:
     def resolve(self, subjects: Sequence[str]) -> dict[str, Outcome]:
         """An outcome for every subject: guard, cache, then the network for the rest."""
         out: dict[str, Outcome] = {}
-        todo: list[str] = []
-        unique = list(dict.fromkeys(subjects))
-        cached = self._cached(unique)
-        for subject in unique:
+        allowed: list[str] = []
+        for subject in dict.fromkeys(subjects):
             reason = self.guard(subject)
             if self.rules.ignores(subject):
                 out[subject] = Found(subject, {"ignored": True})
             elif reason:
                 out[subject] = Blocked(subject, reason)
-            elif subject in cached:
-                out[subject] = cached[subject]
-                self.counter.add("cache_hits")
-            elif self.options.offline:
-                out[subject] = Unverified(subject, "offline, and not in the cache")
             else:
-                todo.append(subject)
+                allowed.append(subject)
+        split = self.cache.split(
+            Service.WEB.value,
+            allowed,
+            ttl=self.options.ttl_web,
+            offline=self.options.offline,
+            decode=self._from_cache,
+            counter=self.counter,
+            read=not self.options.no_cache,
+            offline_reason="offline, and not in the cache",
+        )
+        out.update(split.hits)
+        out.update(split.offline)
+        todo = split.ask
         if todo:
             fetched = self._run(todo)
             self._store(fetched)
@@ -218,19 +224,6 @@ class WebResolver:
         return out
 
     # -- cache ----------------------------------------------------------------------------
-    def _cached(self, subjects: list[str]) -> dict[str, Outcome]:
-        """Usable cached outcomes: fresh ones, or any age when offline."""
-        if self.options.no_cache:
-            return {}
-        now = self.cache.clock()
-        out: dict[str, Outcome] = {}
-        for subject, item in self.cache.get_many(Service.WEB.value, subjects).items():
-            fresh = item.age(now) < self.options.ttl_web or self.options.offline
-            outcome = self._from_cache(subject, item)
-            if fresh and outcome is not None:
-                out[subject] = outcome
-        return out
-
     def _from_cache(self, subject: str, item: CacheItem) -> Outcome | None:
         """The stored outcome, unless it was stored while private hosts were allowed."""
         value = item.value
