@@ -14,6 +14,7 @@ and reads each whole answer within the try's time limit. Nothing here is process
 from __future__ import annotations
 
 import io
+import logging
 import math
 import time
 from collections.abc import Mapping
@@ -33,6 +34,13 @@ from curator.resolvers.interface import Counter
 
 COUNT_AS = "github_rest"
 _CHUNK = 65536
+
+# PyGithub gives its package logger a stderr handler at INFO on import, so every renamed
+# repository would print "Following Github server redirection ..." into curator's output.
+# Quiet its Requester to warnings, unless someone chose a level for it.
+_REQUESTER_LOG = logging.getLogger("github.Requester")
+if _REQUESTER_LOG.level == logging.NOTSET:
+    _REQUESTER_LOG.setLevel(logging.WARNING)
 
 
 class SlowAnswer(requests.Timeout):

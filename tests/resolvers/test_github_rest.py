@@ -170,3 +170,13 @@ def test_counts_stay_per_run_across_threads(loopback: LoopbackServer, tmp_path: 
         thread.join()
     assert counters["l"].get("github_rest") == 6 and counters["r"].get("github_rest") == 9
     assert double.count("rest") == 15
+
+
+def test_a_rename_prints_nothing(
+    loopback: LoopbackServer, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    double = GithubDouble(loopback, {"old/name": {"renamed_to": "new/name"}})
+    out = make(options_for(double), tmp_path / "c.sqlite")[0].resolve(["github:old/name"])
+    assert isinstance(out["github:old/name"], Moved)
+    captured = capfd.readouterr()
+    assert "redirection" not in captured.err + captured.out
