@@ -53,6 +53,7 @@ class Options:
     ttl_arxiv: float = 30 * 86400.0
     ttl_github: float = 86400.0
     ttl_web: float = 86400.0
+    ttl_not_found: float = 6 * 3600.0
     timeout: float = 20.0
     service_budget: float = 300.0
     rate_limit_wait: float = 60.0
@@ -124,8 +125,8 @@ def build(cli: Mapping[str, Any], env: Mapping[str, str], root: Path) -> Options
 def _coerce(values: dict[str, Any]) -> dict[str, Any]:
     """Turn strings from env/TOML into the field types; UsageError on nonsense."""
     out = dict(values)
-    floats = ("arxiv_delay", "ttl_arxiv", "ttl_github", "ttl_web", "timeout", "service_budget",
-              "rate_limit_wait", "web_host_spacing")  # fmt: skip
+    floats = ("arxiv_delay", "ttl_arxiv", "ttl_github", "ttl_web", "ttl_not_found", "timeout",
+              "service_budget", "rate_limit_wait", "web_host_spacing")  # fmt: skip
     ints = ("arxiv_batch_size", "date_tolerance_days", "web_concurrency", "web_per_host")
     try:
         for name in floats:

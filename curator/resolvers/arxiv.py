@@ -22,7 +22,7 @@ from curator.model import Service
 from curator.normalize import parse_arxiv_id
 from curator.options import Options
 from curator.resolvers.arxiv_atom import FeedError, check_feed, metadata, rejected_ids
-from curator.resolvers.cache import Cache
+from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.http import (
     TRANSIENT_ERRORS,
     Budget,
@@ -161,9 +161,10 @@ class ArxivResolver:
             list(asked.values()),
             ttl=self.options.ttl_arxiv,
             offline=self.options.offline,
-            decode=lambda subject, item: Found(subject, item.value),
+            decode=_decode,
             counter=self.counter,
             read=not self.options.no_cache,
+            ttl_not_found=self.options.ttl_not_found,
         )
         out.update(split.hits)
         out.update(split.offline)
@@ -261,17 +262,24 @@ class ArxivResolver:
     def _record(
         self, batch: list[str], found: Mapping[str, dict[str, Any]], asked: Mapping[str, str]
     ) -> dict[str, Outcome]:
-        """Outcomes of one answered batch; only the papers found are cached."""
+        """Outcomes of one answered batch, cached (a "not found" only briefly)."""
         out: dict[str, Outcome] = {}
         rows: list[tuple[str, dict[str, Any], str]] = []
         for base in batch:
             subject = asked[base]
             meta = found.get(base)
             if meta is None:
-                out[subject] = NotFound(subject, "arXiv has no paper with this identifier")
+                missing = NotFound(subject, "arXiv has no paper with this identifier")
+                out[subject] = missing
+                rows.append((subject, not_found_value(missing), ""))
             else:
                 out[subject] = Found(subject, meta)
                 rows.append((subject, meta, ""))
         if not self.options.no_cache:
             self.cache.put_many(SERVICE, rows)
         return out
+
+
+def _decode(subject: str, item: CacheItem) -> Outcome:
+    """A cached answer: "not found", or the metadata of a paper found."""
+    return not_found_from(subject, item) or Found(subject, item.value)

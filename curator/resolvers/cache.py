@@ -1,7 +1,8 @@
 """The SQLite cache: resolved metadata by service and subject, with ETags and fetch times.
 
-Only answers a service really gave are stored (found, moved). Errors, unverified and
-not-found results never are, so an outage cannot poison later runs. WAL journaling lets two
+Only answers a service really gave are stored: found, moved, and "not found" (fresh for a
+short TTL of its own). Errors and unverified results never are, so an outage cannot poison
+later runs. WAL journaling lets two
 runs share one file; a corrupt file is set aside and rebuilt with a warning.
 
 `Cache.split` is the one freshness rule of every resolver: an entry younger than the TTL
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.resolvers.interface import Counter, Outcome, Unverified
+from curator.resolvers.interface import Counter, NotFound, Outcome, Unverified
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -35,6 +36,21 @@ _VERSION = 1
 
 #: The reason of an offline subject the cache cannot answer (a resolver may word its own).
 OFFLINE_MISS = "offline: not in the cache"
+
+#: How a "not found" answer is stored by every resolver.
+NOT_FOUND = "not_found"
+
+
+def not_found_value(outcome: NotFound) -> dict[str, Any]:
+    """The stored form of a real "not found" answer."""
+    return {"outcome": NOT_FOUND, "reason": outcome.reason}
+
+
+def not_found_from(subject: str, item: CacheItem) -> NotFound | None:
+    """A stored "not found" answer back as NotFound, else None."""
+    if item.value.get("outcome") != NOT_FOUND:
+        return None
+    return NotFound(subject, str(item.value.get("reason", "")) + " (cached)")
 
 
 @dataclass(frozen=True)
@@ -171,10 +187,12 @@ class Cache:
         counter: Counter,
         read: bool = True,
         offline_reason: str = OFFLINE_MISS,
+        ttl_not_found: float = 0.0,
     ) -> Split:
         """Hits (fresh, or any age offline; counted), offline misses, and subjects to ask.
 
-        `read=False` (--no-cache) treats every subject as a miss.
+        A stored "not found" is fresh for `ttl_not_found` only (a paper may be announced, a
+        repository created). `read=False` (--no-cache) treats every subject as a miss.
         """
         items = self.get_many(service, list(subjects)) if read else {}
         now = self.clock()
@@ -182,7 +200,8 @@ class Cache:
         for subject in subjects:
             item = items.get(subject)
             outcome = decode(subject, item) if item is not None else None
-            if item is not None and outcome is not None and (offline or item.age(now) < ttl):
+            limit = ttl_not_found if isinstance(outcome, NotFound) else ttl
+            if item is not None and outcome is not None and (offline or item.age(now) < limit):
                 split.hits[subject] = outcome
             elif offline:
                 split.offline[subject] = Unverified(subject, offline_reason)
@@ -195,7 +214,7 @@ class Cache:
         return split
 
     def put(self, service: str, subject: str, value: dict[str, Any], etag: str = "") -> None:
-        """Store a real answer now. Never call this for errors or unverified results."""
+        """Store a real answer now (found, moved, not found); never errors or unverified."""
         self.put_many(service, [(subject, value, etag)])
 
     def put_many(self, service: str, items: list[tuple[str, dict[str, Any], str]]) -> None:

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from curator.model import Service
 from curator.options import Options
-from curator.resolvers.cache import Cache, CacheItem
+from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.github_http import Answer, Failure, GithubHttp
 from curator.resolvers.github_parse import (
     BATCH_SIZE,
@@ -82,6 +82,7 @@ class GithubResolver:
             offline=self.options.offline,
             decode=_cached_outcome,
             counter=self.counter,
+            ttl_not_found=self.options.ttl_not_found,
         )
         out.update(split.hits)
         out.update(split.offline)
@@ -166,7 +167,7 @@ class GithubResolver:
         return http.call(partial(rest.get, f"/repositories/{found.group(1)}", _conditional(item)))
 
     def _rest_outcome(self, subject: str, answer: Answer, item: CacheItem | None) -> Outcome:
-        """The outcome of a final REST answer; stores Found and Moved."""
+        """The outcome of a final REST answer; stores Found, Moved and NotFound."""
         if answer.status == 304 and item is not None:
             outcome = _cached_outcome(subject, item)
             if outcome is not None:
@@ -174,7 +175,9 @@ class GithubResolver:
                 return outcome
             return Unverified(subject, "GitHub said not modified, but the cache entry is unusable")
         if answer.status in (404, 410, 451):
-            return NotFound(subject, _status_reason(answer, "REST"))
+            missing = NotFound(subject, _status_reason(answer, "REST"))
+            self._store({subject: missing}, etag="")
+            return missing
         if answer.status != 200:
             return Unverified(subject, _status_reason(answer, "REST"))
         try:
@@ -186,10 +189,15 @@ class GithubResolver:
 
     # -- cache ------------------------------------------------------------------------------
     def _store(self, outcomes: dict[str, Outcome], etag: str) -> None:
-        """Cache the Found and Moved outcomes (never errors, never NotFound)."""
+        """Cache Found and Moved outcomes, and NotFound briefly (never errors)."""
         rows: list[tuple[str, dict[str, Any], str]] = []
         for subject, outcome in outcomes.items():
-            if isinstance(outcome, Found):
+            if isinstance(outcome, NotFound):
+                # The reason quotes GitHub's message: scrub it like every reason we show.
+                scrubbed = _scrub(outcome, self._token)
+                assert isinstance(scrubbed, NotFound)
+                rows.append((subject, not_found_value(scrubbed), ""))
+            elif isinstance(outcome, Found):
                 rows.append((subject, {"outcome": "found", "meta": dict(outcome.meta)}, etag))
             elif isinstance(outcome, Moved):
                 value = {"outcome": "moved", "new_url": outcome.new_url, "meta": dict(outcome.meta)}
@@ -203,8 +211,11 @@ def _conditional(item: CacheItem | None) -> dict[str, str]:
 
 
 def _cached_outcome(subject: str, item: CacheItem) -> Outcome | None:
-    """Found or Moved from a cache entry; None for an entry of unknown shape."""
+    """Found, Moved or NotFound from a cache entry; None for an entry of unknown shape."""
     value = item.value
+    missing = not_found_from(subject, item)
+    if missing is not None:
+        return missing
     meta = value.get("meta")
     if not isinstance(meta, dict):
         return None

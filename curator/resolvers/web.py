@@ -26,7 +26,7 @@ import httpx
 from curator.checks.link_rules import LinkRules
 from curator.model import Service
 from curator.options import Options
-from curator.resolvers.cache import Cache, CacheItem
+from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.guard import address_reason, check_url, parse_host_address
 from curator.resolvers.interface import (
     Blocked,
@@ -213,6 +213,7 @@ class WebResolver:
             counter=self.counter,
             read=not self.options.no_cache,
             offline_reason="offline, and not in the cache",
+            ttl_not_found=self.options.ttl_not_found,
         )
         out.update(split.hits)
         out.update(split.offline)
@@ -229,6 +230,9 @@ class WebResolver:
         value = item.value
         if value.get("private") and not self.options.allow_private_hosts:
             return None
+        missing = not_found_from(subject, item)
+        if missing is not None:
+            return missing
         stored = value.get("meta")
         meta: dict[str, Any] = stored if isinstance(stored, dict) else {}
         if value.get("outcome") == "moved" and value.get("new_url"):
@@ -238,7 +242,7 @@ class WebResolver:
         return None
 
     def _store(self, outcomes: dict[str, Outcome]) -> None:
-        """Cache Found and Moved answers only: errors must not outlive an outage."""
+        """Cache Found and Moved answers, NotFound briefly: errors must not outlive an outage."""
         if self.options.no_cache:
             return
         rows: list[tuple[str, dict[str, Any], str]] = []
@@ -249,6 +253,8 @@ class WebResolver:
             elif isinstance(outcome, Moved):
                 value = {"outcome": "moved", "new_url": outcome.new_url,
                          "meta": dict(outcome.meta), "private": private}  # fmt: skip
+            elif isinstance(outcome, NotFound):
+                value = {**not_found_value(outcome), "private": private}
             else:
                 continue
             rows.append((subject, value, ""))

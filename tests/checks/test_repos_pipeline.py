@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,11 @@ def test_pipeline_reports_repository_findings(
     assert report.requests.github_graphql == (1 if token else 0)
     assert report.requests.github_rest == (0 if token else 5)  # the rename costs two
     assert (SLOW_NOTE in report.notes) is (not token)
-    # Found and Moved come from the cache; the missing repository is asked again.
+    # Within the TTLs every answer comes from the cache ("not found" for ttl_not_found)...
     again = pipeline.check(options)
-    assert again.requests.cache_hits == 3 and again.requests.total == 1
+    assert again.requests.cache_hits == 4 and again.requests.total == 0
     assert len(again.findings) == 3
+    # ...and once that short TTL has passed, only the missing repository is asked again.
+    later = pipeline.check(replace(options, ttl_not_found=0.0))
+    assert later.requests.cache_hits == 3 and later.requests.total == 1
+    assert len(later.findings) == 3

@@ -140,16 +140,21 @@ def test_every_fault_yields_its_finding_and_nothing_else(
     assert moved.suggestion.endswith("-renamed")
     retitled = next(f for f in report.findings if f.code == "arxiv-title-mismatch")
     assert retitled.suggestion == "A Completely Different Paper"
-    # Within the TTL, found and moved answers come from the cache; "not found" is never
-    # cached (like an error), so only the unknown paper and the missing repository are asked
-    # again: one arXiv request and one GraphQL request, for exactly those two subjects.
+    # A second run within the TTLs sends nothing and reports the same.
     before = len(loopback.requests)
     again = world.check()
-    asked = loopback.requests[before:]
-    assert again.requests.total == len(asked) == 2
-    assert asked[0].query["id_list"] == [unknown_of(world).removeprefix("arxiv:")]
+    assert len(loopback.requests) == before
+    assert again.requests.total == 0
     assert again.requests.cache_hits > 0
     assert {(f.code, f.subject) for f in again.findings} == expected_codes
+    # "Not found" is kept only for ttl_not_found: past it, exactly the unknown paper and the
+    # missing repository are asked again (one arXiv and one GraphQL request), nothing else.
+    world.options = replace(world.options, ttl_not_found=0.0)
+    later = world.check()
+    asked = loopback.requests[before:]
+    assert later.requests.total == len(asked) == 2
+    assert asked[0].query["id_list"] == [unknown_of(world).removeprefix("arxiv:")]
+    assert {(f.code, f.subject) for f in later.findings} == expected_codes
 
 
 def unknown_of(world: World) -> str:

@@ -130,8 +130,9 @@ def test_unknown_id_is_not_found_and_found_metadata_is_latest_version(env: Env) 
     assert meta["journal_ref"] == "AAAI 2024"
     assert meta["withdrawn"] is False
     assert env.double.asked_ids() == [["2305.10250", "2305.99999"]]
-    # Only Found is cached.
-    assert env.cache.get("arxiv", "arxiv:2305.99999") is None
+    # Found is cached; "not found" is cached as such (fresh only for ttl_not_found).
+    missing = env.cache.get("arxiv", "arxiv:2305.99999")
+    assert missing is not None and missing.value["outcome"] == "not_found"
     assert env.cache.get("arxiv", "arxiv:2305.10250") is not None
 
 

@@ -172,7 +172,10 @@ def test_rest_not_found_and_blocked(loopback: LoopbackServer, cache_path: Path) 
     assert "404" in out["github:org/nope"].reason  # type: ignore[union-attr]
     assert isinstance(out["github:dmca/repo"], NotFound)
     assert isinstance(out["github:org/off"], NotFound)
-    assert cache.get_many("github", list(out)) == {}
+    stored = cache.get_many("github", list(out))
+    assert {s: i.value["outcome"] for s, i in stored.items()} == dict.fromkeys(
+        ("github:org/nope", "github:dmca/repo", "github:org/off"), "not_found"
+    )
 
 
 def test_offline_uses_cache_only(loopback: LoopbackServer, cache_path: Path) -> None:

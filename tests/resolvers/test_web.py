@@ -491,6 +491,7 @@ def test_found_and_moved_are_cached(tmp_path: Path, web: WebDouble) -> None:
 
 
 def test_errors_unverified_and_blocked_are_never_cached(tmp_path: Path, web: WebDouble) -> None:
+    """Only the 404 is stored (as "not found", fresh for ttl_not_found); nothing else."""
     urls = [
         web.url(web.page("/missing", 404)),
         web.url(web.server_error("/down")),
@@ -501,11 +502,12 @@ def test_errors_unverified_and_blocked_are_never_cached(tmp_path: Path, web: Web
     resolver = make(tmp_path)
     outcomes = resolver.resolve(urls)
     assert [type(outcomes[u]) for u in urls] == [NotFound, Unverified, Unverified, Blocked, Blocked]
-    assert resolver.cache.get_many("web", urls) == {}
+    stored = resolver.cache.get_many("web", urls)
+    assert list(stored) == [urls[0]] and stored[urls[0]].value["outcome"] == "not_found"
     again = make(tmp_path)
     again.resolve(urls[:3])
-    assert again.counter.get("web") == 3
-    assert again.counter.get("cache_hits") == 0
+    assert again.counter.get("web") == 2
+    assert again.counter.get("cache_hits") == 1
 
 
 def test_stale_cache_is_refreshed(tmp_path: Path, web: WebDouble) -> None:
