@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -93,15 +94,39 @@ def load(paths: Sequence[str]) -> Loaded:
 
 
 # -- select -------------------------------------------------------------------------------
-def select(loaded: Loaded, options: Options) -> list[Entry]:
+@dataclass(frozen=True)
+class Selection:
+    """The entries to check and, in PR mode, the lines changed per file (None: whole file)."""
+
+    entries: list[Entry]
+    changed: dict[str, set[int] | None] | None = None
+
+    @cached_property
+    def places(self) -> set[tuple[str, int]]:
+        """(file, line) of every chosen entry."""
+        return {(e.source.file, e.source.line) for e in self.entries}
+
+    def keeps(self, finding: Finding) -> bool:
+        """True for a finding at a chosen entry or on a changed line (always outside PR mode)."""
+        if self.changed is None:
+            return True
+        if (finding.source.file, finding.source.line) in self.places:
+            return True
+        if finding.source.file not in self.changed:
+            return False
+        lines = self.changed[finding.source.file]
+        return lines is None or finding.source.line in lines
+
+
+def select(loaded: Loaded, options: Options) -> Selection:
     """All entries, or in PR mode only those added or changed since the ref."""
     if not options.changed_since:
-        return list(loaded.entries)
+        return Selection(list(loaded.entries))
     from curator.select import changed_lines, select_changed
 
     files = sorted({e.source.file for e in loaded.entries} | set(loaded.files))
     changed = changed_lines(options.changed_since, files, Path.cwd())
-    return select_changed(loaded.entries, changed)
+    return Selection(select_changed(loaded.entries, changed), changed)
 
 
 # -- resolve ------------------------------------------------------------------------------
@@ -308,15 +333,14 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     """Run the pipeline for `options` and return the report (no printing, no exiting)."""
     started = time.monotonic()
     loaded = load(options.paths)
-    chosen = select(loaded, options)
-    chosen_places = {(e.source.file, e.source.line) for e in chosen}
+    selection = select(loaded, options)
+    chosen = selection.entries
     rules = load_rules(options)
     ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))(), rules)
-    # Duplicates are looked for across the whole list, reported at the chosen entries.
+    # Duplicates are looked for across the whole list, reported at the chosen entries; an
+    # offline finding on a changed line counts even when it belongs to no entry (no identity).
     offline = [
-        f
-        for f in (*loaded.findings, *duplicates(loaded.entries, ctx))
-        if _chosen(f, chosen_places, options)
+        f for f in (*loaded.findings, *duplicates(loaded.entries, ctx)) if selection.keeps(f)
     ]
     resolved = resolve(chosen, options, rules)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
@@ -336,12 +360,6 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
     )
-
-
-def _chosen(finding: Finding, places: set[tuple[str, int]], options: Options) -> bool:
-    if not options.changed_since:
-        return True
-    return (finding.source.file, finding.source.line) in places
 
 
 def _order(f: Finding) -> tuple[int, str, int, str]:

@@ -86,3 +86,18 @@ def test_bad_ref_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]
                    "--changed-since", "no-such-ref"])  # fmt: skip
     assert status == 2
     assert "--changed-since" in capsys.readouterr().err
+
+
+def test_added_entry_without_identity_is_still_reported(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "data" / "a.yaml").write_text(
+        BASE + '  - title: No ID at all\n    date: "2025-01-01"\n'
+    )
+    status = main(["check", "data", "--skip", "arxiv,github,web,scope", "--format", "json",
+                   "--changed-since", "HEAD"])  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1
+    # The new item has no identity, so it is no entry; its lines extend the entry before it.
+    assert [e["subject"] for e in report["entries"]] == ["arxiv:2305.10250"]
+    assert [(f["code"], f["source"]["line"]) for f in report["findings"]] == [("entry-invalid", 12)]
