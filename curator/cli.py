@@ -42,6 +42,9 @@ def _add_check(sub: Any) -> None:
     p.add_argument("--no-cache", action="store_true", default=None, help="ignore the cache")
     p.add_argument("--fail-on", choices=["error", "warning", "never"], help="exit 1 threshold")
     p.add_argument("--skip", metavar="LIST", help="comma list of arxiv,github,web,scope")
+    p.add_argument(
+        "--zh", metavar="DOCUMENT", help="the list's Chinese document: report entries in one only"
+    )
 
 
 def _extra_subcommands() -> list[Any]:
@@ -84,6 +87,7 @@ def options_from(args: argparse.Namespace) -> Any:
         "no_cache": getattr(args, "no_cache", None),
         "fail_on": getattr(args, "fail_on", None),
         "skip": getattr(args, "skip", None),
+        "zh": getattr(args, "zh", None),
     }
     return from_environment(cli)
 

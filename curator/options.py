@@ -47,6 +47,7 @@ class Options:
     format: str = "text"
     output: str = ""
     changed_since: str = ""
+    zh: str = ""
     rules_dir: str = "rules"
     records_dir: str = "screening"
     date_tolerance_days: int = 7

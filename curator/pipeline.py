@@ -346,6 +346,7 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
     results, scope_findings = apply_scope(chosen, resolved.outcomes, ctx)
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx)
+    findings += translations(loaded, selection, ctx)
     notes = list(dict.fromkeys(resolved.notes))
     if options.changed_since:
         notes.insert(
@@ -360,6 +361,20 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
     )
+
+
+def translations(loaded: Loaded, selection: Selection, ctx: CheckContext) -> list[Finding]:
+    """With `--zh`, entries missing from one language version, or with another ID or date."""
+    if not ctx.options.zh:
+        return []
+    from curator.tools.bilingual import compare_documents
+
+    chinese = load([ctx.options.zh])
+    found = compare_documents(loaded.entries, chinese.entries, ctx)
+    if selection.changed is None:
+        return found
+    chosen = {e.subject for e in selection.entries}
+    return [f for f in found if f.subject in chosen or selection.keeps(f)]
 
 
 def _order(f: Finding) -> tuple[int, str, int, str]:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from curator.checks.interface import CheckContext
+from curator.checks.titles import compact
 from curator.model import Entry, Finding
 
 CODE = "entry-translation-missing"
@@ -51,3 +52,33 @@ def missing_translations(entries: Iterable[Entry], context: CheckContext) -> lis
 def _missing(context: CheckContext, entry: Entry, what: str) -> Finding:
     name = entry.title or entry.subject
     return context.finding(CODE, entry.subject, entry.source, f"{entry.kind.value} {name!r} {what}")
+
+
+def compare_documents(
+    english: Iterable[Entry], chinese: Iterable[Entry], context: CheckContext
+) -> list[Finding]:
+    """`entry-translation-missing` between two language versions of a list: an entry in one
+    only, the same paper under another arXiv ID (matched by title), or another date."""
+    en, zh = list(english), list(chinese)
+    zh_by_subject = {e.subject: e for e in zh}
+    findings: list[Finding] = []
+    lonely_en: list[Entry] = []
+    for entry in en:
+        twin = zh_by_subject.pop(entry.subject, None)
+        if twin is None:
+            lonely_en.append(entry)
+        elif entry.date and twin.date and entry.date != twin.date:
+            what = f"is dated {entry.date} here but {twin.date} at {twin.source} (Chinese)"
+            findings.append(_missing(context, entry, what))
+    by_title = {compact(e.title): e for e in zh_by_subject.values() if e.title}
+    for entry in lonely_en:
+        twin = by_title.pop(compact(entry.title), None) if entry.title else None
+        if twin is None:
+            findings.append(_missing(context, entry, "has no entry in the Chinese document"))
+            continue
+        zh_by_subject.pop(twin.subject, None)
+        what = f"is {entry.subject} here but {twin.subject} at {twin.source} (Chinese)"
+        findings.append(_missing(context, entry, what))
+    for entry in zh_by_subject.values():
+        findings.append(_missing(context, entry, "is only in the Chinese document"))
+    return findings
