@@ -14,7 +14,6 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import arxiv
 import httpx
 
 from curator import __version__
@@ -119,6 +118,10 @@ def _judge(status: int, headers: httpx.Headers, body: bytes) -> _Reply:
     raise _Unusable(f"HTTP {status}")
 
 
+#: Cache stamp of the end of the last arXiv request of any run sharing the cache.
+LAST_REQUEST = "arxiv:last-request"
+
+
 class ArxivResolver:
     """Resolves `arxiv:<id>` subjects to Found / NotFound / Unverified (see module doc)."""
 
@@ -179,16 +182,30 @@ class ArxivResolver:
         """Ask arXiv about `bases` in batches over one paced connection."""
         size = max(1, self.options.arxiv_batch_size)
         budget = Budget(self.options.service_budget)
+        self._space_from_previous_run()
         limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-        with httpx.Client(limits=limits, follow_redirects=True, trust_env=False) as http:
-            transport = _Transport(http, self._pacer, self.counter, self.options.timeout)
-            transport.budget = budget
-            client = self._client(transport, size)
-            batches = deque(bases[i : i + size] for i in range(0, len(bases), size))
-            return self._run_batches(client, batches, budget, asked)
+        try:
+            with httpx.Client(limits=limits, follow_redirects=True, trust_env=False) as http:
+                transport = _Transport(http, self._pacer, self.counter, self.options.timeout)
+                transport.budget = budget
+                client = self._client(transport, size)
+                batches = deque(bases[i : i + size] for i in range(0, len(bases), size))
+                return self._run_batches(client, batches, budget, asked)
+        finally:
+            self.cache.set_stamp(LAST_REQUEST)
+
+    def _space_from_previous_run(self) -> None:
+        """arXiv's spacing holds across runs too: wait out what the last run left of it."""
+        last = self.cache.stamp(LAST_REQUEST)
+        if last is not None:
+            gap = self.options.arxiv_delay - (self.cache.clock() - last)
+            if 0 < gap <= self.options.arxiv_delay:
+                self.sleep(gap)
 
     def _client(self, transport: _Transport, size: int) -> Any:
         """An arxiv.Client aimed at the configured endpoint, sending through `transport`."""
+        import arxiv  # imported here: a run answered from the cache never needs it
+
         # The client's own retries and delay stay off: tenacity and the pacer do both.
         client = arxiv.Client(page_size=size, delay_seconds=0, num_retries=0)
         url = self.options.arxiv_api_url.replace("{", "{{").replace("}", "}}")
@@ -223,6 +240,8 @@ class ArxivResolver:
 
     def _ask(self, client: Any, batch: list[str], budget: Budget) -> dict[str, dict[str, Any]]:
         """Metadata by base ID for one batch (one request, plus retries)."""
+
+        import arxiv
 
         def once() -> dict[str, dict[str, Any]]:
             search = arxiv.Search(id_list=batch, max_results=len(batch))

@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS entries (
     PRIMARY KEY (service, subject)
 )
 """
+# Times of the last request to a service, shared by every run using this cache file.
+_STAMPS = "CREATE TABLE IF NOT EXISTS stamps (name TEXT PRIMARY KEY, at REAL NOT NULL)"
 _VERSION = 1
 
 #: The reason of an offline subject the cache cannot answer (a resolver may word its own).
@@ -117,6 +119,7 @@ class Cache:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute(_SCHEMA)
+        db.execute(_STAMPS)
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, _VERSION):
             db.execute("DELETE FROM entries")
@@ -228,6 +231,32 @@ class Cache:
                 with self._db:
                     self._db.executemany(
                         "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?)", rows
+                    )
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
+
+    def stamp(self, name: str) -> float | None:
+        """The time (clock seconds) recorded under `name`, or None."""
+        if self._db is None:
+            return None
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT at FROM stamps WHERE name=?", (name,)).fetchone()
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache read failed: {exc}")
+                return None
+        return float(row[0]) if row else None
+
+    def set_stamp(self, name: str, at: float | None = None) -> None:
+        """Record a time (now by default) under `name`."""
+        if self._db is None:
+            return
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO stamps VALUES (?, ?)",
+                        (name, self.clock() if at is None else at),
                     )
             except sqlite3.DatabaseError as exc:
                 self.warnings.append(f"cache write failed: {exc}")

@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from curator.model import Service
@@ -29,8 +29,10 @@ from curator.resolvers.github_parse import (
     outcome_from_meta,
     split_subject,
 )
-from curator.resolvers.github_rest import RestClient
 from curator.resolvers.interface import Counter, Found, Moved, NotFound, Outcome, Unverified
+
+if TYPE_CHECKING:
+    from curator.resolvers.github_rest import RestClient
 
 CACHE_SERVICE = "github"
 _REPOSITORY_ID = re.compile(r"/repositories/(\d+)/?$")
@@ -134,6 +136,8 @@ class GithubResolver:
         self, pending: list[str], cached: dict[str, CacheItem], http: GithubHttp
     ) -> dict[str, Outcome]:
         """One REST request per repository through one PyGithub client."""
+        from curator.resolvers.github_rest import RestClient  # PyGithub: only when asked
+
         try:
             rest = RestClient(self.options, self.counter)
         except ValueError as exc:  # a GITHUB_API_URL that is not http(s)
