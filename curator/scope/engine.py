@@ -126,14 +126,46 @@ class _Hit:
 
 
 def _hits(patterns: Iterable[Pattern], paper: PaperText, fields: Iterable[str]) -> list[_Hit]:
+    group = tuple(patterns)
     out: list[_Hit] = []
     for name in fields:
         text = paper.field(name)
         if not text:
             continue
-        for pattern in patterns:
+        for pattern in _candidates(group, text):
             out.extend(_Hit(name, a, b, pattern.source) for a, b in _spans(pattern, text))
     return sorted(out, key=lambda h: (h.field != "title", h.start))
+
+
+@lru_cache(maxsize=1024)
+def _plan(
+    group: tuple[Pattern, ...],
+) -> tuple[dict[str, list[int]], list[tuple[str, int]], list[int]]:
+    """Positions in `group` by exact first word, by first-word prefix, and the rest."""
+    exact: dict[str, list[int]] = {}
+    prefixed: list[tuple[str, int]] = []
+    other: list[int] = []
+    for i, pattern in enumerate(group):
+        first = _first_word(pattern.source)
+        if first is None:
+            other.append(i)
+        elif first[1]:
+            prefixed.append((first[0], i))
+        else:
+            exact.setdefault(first[0], []).append(i)
+    return exact, prefixed, other
+
+
+def _candidates(group: tuple[Pattern, ...], text: str) -> list[Pattern]:
+    """The patterns of `group` whose first word occurs in `text`, in their own order."""
+    exact, prefixed, other = _plan(group)
+    words, _starts = _index(text)
+    chosen = [i for w in words for i in exact.get(w, ())] + other
+    for core, i in prefixed:
+        k = bisect_left(words, core)
+        if k < len(words) and words[k].startswith(core):
+            chosen.append(i)
+    return [group[i] for i in sorted(chosen)]
 
 
 # A phrase can only match where its first word starts a word of the text. Trying the regex
