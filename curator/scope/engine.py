@@ -137,11 +137,17 @@ def _hits(patterns: Iterable[Pattern], paper: PaperText, fields: Iterable[str]) 
     return sorted(out, key=lambda h: (h.field != "title", h.start))
 
 
-@lru_cache(maxsize=1024)
-def _plan(
-    group: tuple[Pattern, ...],
-) -> tuple[dict[str, list[int]], list[tuple[str, int]], list[int]]:
+_Plan = tuple[dict[str, list[int]], list[tuple[str, int]], list[int]]
+_PLANS: dict[int, tuple[tuple[Pattern, ...], _Plan]] = {}
+
+
+def _plan(group: tuple[Pattern, ...]) -> _Plan:
     """Positions in `group` by exact first word, by first-word prefix, and the rest."""
+    # Keyed by identity: a rule's pattern tuple lives as long as the rules, and hashing a
+    # tuple of hundreds of patterns on every call would cost more than the plan saves.
+    known = _PLANS.get(id(group))
+    if known is not None and known[0] is group:
+        return known[1]
     exact: dict[str, list[int]] = {}
     prefixed: list[tuple[str, int]] = []
     other: list[int] = []
@@ -153,7 +159,11 @@ def _plan(
             prefixed.append((first[0], i))
         else:
             exact.setdefault(first[0], []).append(i)
-    return exact, prefixed, other
+    plan = (exact, prefixed, other)
+    if len(_PLANS) > 4096:  # rules reloaded many times (tests): start over
+        _PLANS.clear()
+    _PLANS[id(group)] = (group, plan)
+    return plan
 
 
 def _candidates(group: tuple[Pattern, ...], text: str) -> list[Pattern]:
