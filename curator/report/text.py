@@ -25,7 +25,7 @@ def render(report: Report, ctx: object = None, width: int = 120, color: bool = F
         if not rows:
             continue
         table = Table(title=f"{severity.value}s ({len(rows)})", title_justify="left", expand=True)
-        table.add_column("where", no_wrap=True, ratio=2)
+        table.add_column("where", overflow="fold", ratio=3)  # file:line must stay whole
         table.add_column("code", style=_STYLE[severity], no_wrap=True, ratio=2)
         table.add_column("subject", overflow="fold", ratio=3)
         table.add_column("what", overflow="fold", ratio=6)

@@ -90,7 +90,7 @@ class GithubResolver:
         out.update(split.offline)
         if split.ask:
             out.update(self._ask_github(split.ask, split.stored))
-        if valid and not self._token and SLOW_NOTE not in self.notes:
+        if valid and not self._token and not self.options.offline and SLOW_NOTE not in self.notes:
             self.notes.append(SLOW_NOTE)
         return {s: _scrub(out[s], self._token) for s in wanted}
 
