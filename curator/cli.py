@@ -69,9 +69,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CuratorError as exc:
         print(f"curator: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        # A file that cannot be read or written (--output, --body-file, --out): bad usage.
+        print(f"curator: error: {_os_error(exc)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("curator: interrupted", file=sys.stderr)
         return 130
+
+
+def _os_error(exc: OSError) -> str:
+    """One line for a file-system error: the file and the system's reason."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
 def options_from(args: argparse.Namespace) -> Any:

@@ -134,7 +134,10 @@ def find_pr(api: GitHubAPI, repo: str, head_sha: str) -> int | None:
 def read_body(path: str | Path, ctx: RenderContext) -> str:
     """The comment body from a file: a curator JSON report is rendered here, with trusted code
     and sanitising; any other file is taken as Markdown written by a trusted caller."""
-    text = Path(path).read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise PublishError(f"{path}: not UTF-8 text ({exc.reason})") from None
     try:
         data = json.loads(text)
     except ValueError:

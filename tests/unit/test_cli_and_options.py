@@ -71,12 +71,32 @@ def test_defaults_are_the_real_services(tmp_path: Path) -> None:
         ('arxiv_delay = "soon"', "bad setting"),
         ('skip = ["ftp"]', "--skip"),
         ('severity = {"no-such-code" = "error"}', "unknown finding code"),
+        ('format = "html"', "format must be one of"),
+        ("rules_dir = 3", "rules_dir must be a string"),
+        ("date_tolerance_days = -1", "must not be negative"),
     ],
 )
 def test_bad_configuration(tmp_path: Path, table: str, words: str) -> None:
     (tmp_path / "pyproject.toml").write_text(f"[tool.curator]\n{table}\n")
     with pytest.raises(UsageError, match=words):
         build({}, {}, tmp_path)
+
+
+def test_toml_values_keep_their_meaning(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.curator]\npaths = "data"\noffline = false\nno_cache = "yes"\n'
+    )
+    opts = build({}, {}, tmp_path)
+    assert opts.paths == ("data",)
+    assert opts.offline is False
+    assert opts.no_cache is True
+
+
+def test_format_names_match_the_renderers() -> None:
+    from curator.options import FORMATS
+    from curator.report.interface import Format
+
+    assert tuple(f.value for f in Format) == FORMATS
 
 
 def test_severity_override_applies(
@@ -126,6 +146,15 @@ def test_json_report_shape(
         (["check", "missing-folder"], "missing-folder: no such file or folder"),
         (["check", "x.txt"], "not a catalogue folder"),
         (["check", "--skip", "everything"], "--skip takes names"),
+        # A report that cannot be written, a file that cannot be read: one line, no traceback.
+        (["check", "a.yaml", *OFFLINE, "--output", "."], ".: Is a directory"),
+        (["check", "a.yaml", *OFFLINE, "--output", "x.txt/r.json"], "x.txt: File exists"),
+        (["import", "x.txt", "--out", "x.txt"], "x.txt: File exists"),
+        (
+            ["comment", "--repo", "o/r", "--pr", "1", "--body-file", "gone.json"],
+            "gone.json: No such file or directory",
+        ),
+        (["comment", "--repo", "o/r", "--pr", "1", "--body-file", "bad.json"], "not UTF-8"),
     ],
 )
 def test_usage_errors_exit_2(
@@ -136,6 +165,8 @@ def test_usage_errors_exit_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     (tmp_path / "x.txt").write_text("hello")
+    (tmp_path / "a.yaml").write_text("section: A\npapers: []\n")
+    (tmp_path / "bad.json").write_bytes(b"\xff{}")
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     err = capsys.readouterr().err
