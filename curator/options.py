@@ -126,31 +126,55 @@ def build(cli: Mapping[str, Any], env: Mapping[str, str], root: Path) -> Options
 def _coerce(values: dict[str, Any]) -> dict[str, Any]:
     """Turn strings from env/TOML into the field types; UsageError on nonsense."""
     out = dict(values)
-    floats = ("arxiv_delay", "ttl_arxiv", "ttl_github", "ttl_web", "ttl_not_found", "timeout",
-              "service_budget", "rate_limit_wait", "web_host_spacing")  # fmt: skip
-    ints = ("arxiv_batch_size", "date_tolerance_days", "web_concurrency", "web_per_host")
-    try:
-        for name in floats:
-            if name in out:
-                out[name] = float(out[name])
-                if out[name] < 0:
-                    raise ValueError(f"{name} must not be negative")
-        for name in ints:
-            if name in out:
-                out[name] = int(out[name])
-    except (TypeError, ValueError) as exc:
-        raise UsageError(f"bad setting: {exc}") from None
-    if "allow_private_hosts" in out:
-        out["allow_private_hosts"] = str(out["allow_private_hosts"]).lower() in {"1", "true", "yes"}
+    _numbers(out)
+    for name in ("allow_private_hosts", "offline", "no_cache"):
+        if name in out:
+            out[name] = _flag(out[name])
+    _check_texts(out)
     if "skip" in out:
         out["skip"] = parse_skip(out["skip"])
     if "severity" in out:
         out["severity"] = _severities(out["severity"])
     if "paths" in out:
-        out["paths"] = tuple(str(p) for p in out["paths"])
+        # `paths = "data"` in TOML is one path, not four one-letter ones.
+        raw = out["paths"]
+        out["paths"] = (raw,) if isinstance(raw, str) else tuple(str(p) for p in raw)
     if out.get("fail_on", "error") not in {"error", "warning", "never"}:
         raise UsageError(f"--fail-on must be error, warning or never, not {out['fail_on']!r}")
+    if out.get("format", "text") not in FORMATS:
+        raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {out['format']!r}")
     return out
+
+
+def _numbers(out: dict[str, Any]) -> None:
+    """Numeric settings to float/int in place; none may be negative."""
+    floats = ("arxiv_delay", "ttl_arxiv", "ttl_github", "ttl_web", "ttl_not_found", "timeout",
+              "service_budget", "rate_limit_wait", "web_host_spacing")  # fmt: skip
+    ints = ("arxiv_batch_size", "date_tolerance_days", "web_concurrency", "web_per_host")
+    try:
+        for name in (*floats, *ints):
+            if name in out:
+                out[name] = float(out[name]) if name in floats else int(out[name])
+                if out[name] < 0:
+                    raise ValueError(f"{name} must not be negative")
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"bad setting: {exc}") from None
+
+
+#: Every `--format` value (curator.report.interface.Format, not imported here to stay fast).
+FORMATS = ("text", "markdown", "json", "sarif", "github")
+
+
+def _flag(value: Any) -> bool:
+    """A yes/no setting: TOML booleans, or `1`/`true`/`yes` from the environment."""
+    return value if isinstance(value, bool) else str(value).lower() in {"1", "true", "yes"}
+
+
+def _check_texts(values: Mapping[str, Any]) -> None:
+    """Settings typed `str` must be strings: a number from TOML is a mistake, not a path."""
+    for f in fields(Options):
+        if f.type == "str" and f.name in values and not isinstance(values[f.name], str):
+            raise UsageError(f"bad setting: {f.name} must be a string, not {values[f.name]!r}")
 
 
 def parse_skip(value: Any) -> frozenset[Service]:
