@@ -37,7 +37,7 @@ def render(report: Report, ctx: object = None, width: int = 120, color: bool = F
                 what.append(f"\n{clean(f.evidence)}", style="dim")
             if f.suggestion:
                 what.append(f"\n→ {clean(f.suggestion)}", style="green")
-            table.add_row(Text(clean(f.source)), Text(f.code), Text(clean(f.subject)), what)
+            table.add_row(Text(clean(f.source)), Text(clean(f.code)), Text(clean(f.subject)), what)
         console.print(table)
     console.print(Text(summary_line(report)))
     for note in report.notes:
