@@ -2,8 +2,8 @@
 
 Only answers a service really gave are stored: found, moved, and "not found" (fresh for a
 short TTL of its own). Errors and unverified results never are, so an outage cannot poison
-later runs. WAL journaling lets two
-runs share one file; a corrupt file is set aside and rebuilt with a warning.
+later runs. WAL journaling lets two runs share one file; a corrupt file is set aside and
+rebuilt with a warning.
 
 `Cache.split` is the one freshness rule of every resolver: an entry younger than the TTL
 (any age when offline) is a cache hit, an offline miss is Unverified, the rest is asked.
@@ -66,6 +66,15 @@ class CacheItem:
     def age(self, now: float) -> float:
         """Seconds since the answer was fetched."""
         return max(0.0, now - self.fetched_at)
+
+
+def _item(value: str, etag: str, fetched_at: float) -> CacheItem | None:
+    """A stored row as a CacheItem; None when its value is not a JSON object (damaged)."""
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return None
+    return CacheItem(data, etag, fetched_at) if isinstance(data, dict) else None
 
 
 #: Turns a stored entry back into an outcome; None for an entry that is no longer usable.
@@ -146,13 +155,7 @@ class Cache:
             except sqlite3.DatabaseError as exc:
                 self.warnings.append(f"cache read failed: {exc}")
                 return None
-        if row is None:
-            return None
-        try:
-            value = json.loads(row[0])
-        except ValueError:
-            return None
-        return CacheItem(value if isinstance(value, dict) else {}, row[1], row[2])
+        return None if row is None else _item(*row)
 
     def get_many(self, service: str, subjects: list[str]) -> dict[str, CacheItem]:
         """Stored answers for many subjects at once (one query per 500)."""
@@ -172,11 +175,10 @@ class Cache:
                 except sqlite3.DatabaseError as exc:
                     self.warnings.append(f"cache read failed: {exc}")
                     return out
-            for subject, value, etag, fetched in rows:
-                try:
-                    out[subject] = CacheItem(json.loads(value), etag, fetched)
-                except ValueError:
-                    continue
+            for subject, *row in rows:
+                item = _item(*row)
+                if item is not None:
+                    out[subject] = item
         return out
 
     def split(

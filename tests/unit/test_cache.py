@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import sqlite3
 from pathlib import Path
 
 from curator.resolvers.cache import Cache
@@ -32,6 +33,20 @@ def test_get_many(tmp_path: Path) -> None:
     cache.put_many("arxiv", [(f"arxiv:{i}", {"i": i}, "") for i in range(1200)])
     got = cache.get_many("arxiv", [f"arxiv:{i}" for i in range(0, 1300, 2)])
     assert len(got) == 600
+
+
+def test_damaged_rows_are_misses(tmp_path: Path) -> None:
+    # A row whose value is not a JSON object (hand-edited, another tool) is no answer at all.
+    cache = Cache(tmp_path / "c.sqlite")
+    cache.put("arxiv", "arxiv:1", {"ok": True})
+    db = sqlite3.connect(tmp_path / "c.sqlite")
+    with db:
+        db.execute("INSERT INTO entries VALUES ('arxiv', 'arxiv:2', '[1, 2]', '', 0)")
+        db.execute("INSERT INTO entries VALUES ('arxiv', 'arxiv:3', 'not json', '', 0)")
+    db.close()
+    assert set(cache.get_many("arxiv", ["arxiv:1", "arxiv:2", "arxiv:3"])) == {"arxiv:1"}
+    assert cache.get("arxiv", "arxiv:2") is None
+    assert cache.get("arxiv", "arxiv:3") is None
 
 
 def test_corrupt_file_is_rebuilt(tmp_path: Path) -> None:
