@@ -90,6 +90,10 @@ class GitHubAPI:
         for attempt in range(self.retries + 1):
             reply = self._send(method, url, json, params)
             wait = retry_after(reply, attempt) if reply is not None else 2.0**attempt
+            if method == "POST" and (reply is None or reply.status_code >= 500):
+                # The comment or issue may exist already: posting again could leave two. The
+                # next run finds it by its marker (and removes any duplicate) instead.
+                wait = None
             if wait is None or attempt == self.retries:
                 break
             if wait > self.max_wait:

@@ -84,3 +84,12 @@ def test_login_empty_for_actions_token(fake: FakeGitHub, api: GitHubAPI) -> None
     """GET /user is 403 for an Actions token: login() says "" instead of failing."""
     fake.user_forbidden = True
     assert api.login() == ""
+
+
+def test_a_post_answered_5xx_is_not_sent_again(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """A 502 to POST may hide a created comment: never post twice in one run."""
+    fake.fail_next.append(Reply(502, {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>"))
+    with pytest.raises(PublishError):
+        api.request("POST", "/repos/acme/awesome-llm-memory/issues/1/comments", json={"body": "x"})
+    assert api.requests == 1
+    assert len(fake.server.received("/repos/acme/awesome-llm-memory/issues/1/comments")) == 1
