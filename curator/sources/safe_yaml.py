@@ -166,6 +166,19 @@ def _child(node: yaml.Node, step: str | int) -> yaml.Node | None:
     return None
 
 
+def written_keys(node: yaml.Node, path: list[str | int]) -> list[tuple[str, int]]:
+    """(key as written, line) of each key of the mapping at `path`, in document order.
+
+    The written text, not the loaded value: `~:` or `true:` load as None and True.
+    """
+    target: yaml.Node | None = node
+    for step in path:
+        target = _child(target, step) if target is not None else None
+    if not isinstance(target, yaml.MappingNode):
+        return []
+    return [(str(k.value), int(k.start_mark.line) + 1) for k, _v in target.value]
+
+
 def key_line(node: yaml.Node, path: list[str | int], key: str) -> int:
     """Line of mapping key `key` inside the mapping at `path` (for unknown-key messages)."""
     target = node

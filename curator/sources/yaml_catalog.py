@@ -22,7 +22,7 @@ from curator.errors import InputError
 from curator.model import Entry, Finding, Kind, Link, Source
 from curator.normalize import link_for, parse_arxiv_id, url_subject
 from curator.sources.interface import Loaded
-from curator.sources.safe_yaml import compose, construct, key_line, line_of
+from curator.sources.safe_yaml import compose, construct, line_of, written_keys
 from curator.sources.text import read_text
 
 _CTX = CheckContext()
@@ -104,23 +104,22 @@ def load_file(path: Path) -> Loaded:
     if node is None:
         raise InputError("empty catalogue file (needs `section` and `papers` or `projects`)", name)
     data = construct(node, name)
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
-    _raise_structure_error(errors, node, name, data)
+    errors = sorted(_validator().iter_errors(data), key=lambda e: _path_key(e.absolute_path))
+    _raise_structure_error(errors, node, name)
     bad_items = _item_errors(errors, node, name)
     return _entries(data, node, name, bad_items)
 
 
-def _raise_structure_error(errors: list[Any], node: yaml.Node, name: str, data: Any) -> None:
+def _raise_structure_error(errors: list[Any], node: yaml.Node, name: str) -> None:
     """Fatal: the file is not a catalogue file at all (errors outside the item lists)."""
     for err in errors:
         path = list(err.absolute_path)
         if len(path) >= 2 and path[0] in ("papers", "projects") and isinstance(path[1], int):
             continue
-        if err.validator == "additionalProperties" and not path and isinstance(data, dict):
-            extra = sorted(set(data) - set(schema()["properties"]))
-            line = key_line(node, [], extra[0]) if extra else 1
+        extra = _unknown_key(err, node, path)
+        if extra:
             allowed = ", ".join(schema()["properties"])
-            raise InputError(f"unknown key {extra[0]!r} (allowed: {allowed})", name, line)
+            raise InputError(f"unknown key {extra[0]!r} (allowed: {allowed})", name, extra[1])
         where = "/".join(str(p) for p in path) or "top level"
         raise InputError(f"not a catalogue file: {where}: {_plain(err)}", name, line_of(node, path))
 
@@ -139,13 +138,26 @@ def _item_errors(errors: list[Any], node: yaml.Node, name: str) -> dict[tuple[st
 
 def _located(err: Any, node: yaml.Node, path: list[Any], name: str) -> str:
     """`line N: message` for one schema error inside an item."""
-    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = set(err.schema.get("properties", {}))
-        extra = sorted(set(err.instance) - allowed)
-        if extra:
-            line = key_line(node, path, extra[0])
-            return f"line {line}: unknown key {extra[0]!r}"
+    extra = _unknown_key(err, node, path)
+    if extra:
+        return f"line {extra[1]}: unknown key {extra[0]!r}"
     return f"line {line_of(node, path)}: {'/'.join(map(str, path[2:])) or 'entry'}: {_plain(err)}"
+
+
+def _path_key(path: Any) -> list[tuple[int, int | str]]:
+    """A sort key for a schema error path whose steps may mix indexes and keys."""
+    return [(0, step) if isinstance(step, int) else (1, str(step)) for step in path]
+
+
+def _unknown_key(err: Any, node: yaml.Node, path: list[Any]) -> tuple[str, int] | None:
+    """For an unknown-key error: the first such key as written, with its line; else None.
+
+    Read from the YAML nodes: a key need not load as a string (`1:`, `~:`, `true:`).
+    """
+    if err.validator != "additionalProperties" or not isinstance(err.schema, dict):
+        return None
+    allowed = err.schema.get("properties", {})
+    return next(((k, line) for k, line in written_keys(node, path) if k not in allowed), None)
 
 
 def _plain(err: Any) -> str:
