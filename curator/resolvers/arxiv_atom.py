@@ -62,7 +62,7 @@ def check_feed(body: bytes) -> int:
 def _count(root: ET.Element, name: str) -> int | None:
     """An opensearch counter of the feed, or None when absent or not a number."""
     text = (root.findtext(OPENSEARCH + name) or "").strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
 
 
 def _parse(text: bytes) -> ET.Element:

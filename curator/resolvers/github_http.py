@@ -13,6 +13,7 @@ so the remaining subjects turn Unverified at once instead of each waiting in tur
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -197,9 +198,7 @@ class GithubHttp:
         reset = _seconds(headers.get("x-ratelimit-reset"))
         if reset is None:
             return self._give_up("GitHub rate limit exhausted (no reset time given)")
-        reason = "GitHub rate limit exhausted until " + time.strftime(
-            "%H:%M:%S UTC", time.gmtime(reset)
-        )
+        reason = "GitHub rate limit exhausted until " + _utc_time(reset)
         # +1: the reset is a whole epoch second; asking in that same second may fail again.
         return self._limit_wait(reason, max(0.0, reset - self.clock()) + 1.0)
 
@@ -244,11 +243,23 @@ class _BudgetStop(stop_base):
 
 
 def _seconds(value: str | None) -> float | None:
-    """A header holding whole seconds (retry-after) or an epoch (x-ratelimit-reset)."""
+    """A header holding whole seconds (retry-after) or an epoch (x-ratelimit-reset).
+
+    None unless finite and not negative: a wait of `nan` or `-5` would make sleep() raise.
+    """
     try:
-        return float(value) if value is not None else None
+        seconds = float(value) if value is not None else None
     except ValueError:
         return None
+    return seconds if seconds is not None and 0 <= seconds < math.inf else None
+
+
+def _utc_time(epoch: float) -> str:
+    """`HH:MM:SS UTC` of an epoch, or a plain phrase when it is beyond the calendar."""
+    try:
+        return time.strftime("%H:%M:%S UTC", time.gmtime(epoch))
+    except (OverflowError, OSError, ValueError):
+        return "an unreadable time"
 
 
 def _secondary_limit(answer: Answer) -> bool:

@@ -97,7 +97,7 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
     if value is None or not value.strip():
         return None
     text = value.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # not "²", which isdigit() admits and float() refuses
         return float(text)
     try:
         when = email.utils.parsedate_to_datetime(text)

@@ -401,6 +401,9 @@ class _Run:
             return Failure("unverified", f"DNS lookup of {host} failed: {exc.strerror or exc}")
         except TimeoutError:
             return Failure("unverified", f"DNS lookup of {host} timed out")
+        except UnicodeError:
+            # The idna codec refuses an empty label or one over 63 characters before any query.
+            return Failure("broken", f"DNS: {host} is not a valid host name")
         except OSError as exc:
             return Failure("unverified", f"DNS lookup of {host} failed: {exc}")
         if not found:

@@ -34,7 +34,8 @@ class Cell:
     def span(self, name: str) -> int:
         """The `rowspan`/`colspan` value, 1 when absent or unreadable."""
         raw = self.attrs.get(name, "1").strip()
-        return int(raw) if raw.isdigit() else 1
+        # isdigit() alone admits "²" and 5,000-digit strings, which int() refuses.
+        return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 1
 
 
 @dataclass
