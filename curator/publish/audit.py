@@ -87,16 +87,40 @@ def decode_state(body: str) -> dict[str, Any]:
 
 def changes(previous: Mapping[str, Any], current: Mapping[str, Any]) -> Changes:
     """New and resolved findings, and repositories whose stars or forks moved."""
-    before = {tuple(map(str, f)) for f in previous.get("findings", []) if isinstance(f, list)}
-    after = {tuple(map(str, f)) for f in current.get("findings", [])}
+    before = _findings(previous)
+    after = _findings(current)
     moves = []
-    old_repos = previous.get("repos") or {}
-    for subject, (stars, forks) in sorted(current.get("repos", {}).items()):
+    old_repos = _repos(previous)
+    for subject, (stars, forks) in sorted(_repos(current).items()):
         old = old_repos.get(subject)
-        if isinstance(old, list) and len(old) == 2 and [stars, forks] != old:
-            moves.append((subject, int(old[0]), stars, int(old[1]), forks))
+        if old is not None and (stars, forks) != old:
+            moves.append((subject, old[0], stars, old[1], forks))
     moves.sort(key=lambda m: -abs(m[2] - m[1]))
     return Changes(tuple(sorted(after - before)), tuple(sorted(before - after)), tuple(moves))
+
+
+def _findings(state: Mapping[str, Any]) -> set[tuple[str, ...]]:
+    """(code, subject, file) of each finding a state lists; odd items are skipped.
+
+    The previous state comes from an issue body anyone with write access may have edited.
+    """
+    found = state.get("findings")
+    items = found if isinstance(found, list) else []
+    return {tuple(map(str, f)) for f in items if isinstance(f, list) and len(f) == 3}
+
+
+def _repos(state: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+    """Stars and forks by repository subject, for the entries of a state that hold two counts."""
+    repos = state.get("repos")
+    if not isinstance(repos, Mapping):
+        return {}
+    return {
+        str(subject): (counts[0], counts[1])
+        for subject, counts in repos.items()
+        if isinstance(counts, list)
+        and len(counts) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in counts)
+    }
 
 
 def changes_section(delta: Changes, first: bool) -> str:

@@ -4,8 +4,9 @@ With a token, up to 100 repositories go into one aliased GraphQL query, sent wit
 Without one, each repository is one REST request through PyGithub (github_rest.py),
 conditional on the cached ETag so an unchanged repository costs a 304 that GitHub does not
 count against the limit; PyGithub follows the 301 of a renamed repository. Both go through
-one retry policy (github_http.py, tenacity). Only Found and Moved are cached. The token is
-sent only to the configured GraphQL endpoint and is kept out of every value.
+one retry policy (github_http.py, tenacity). Found and Moved are cached, "not found" for
+`ttl_not_found` only; errors never. The token is sent only to the configured GraphQL
+endpoint and is kept out of every value.
 """
 
 from __future__ import annotations

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from curator.model import Finding, Severity, Source
 from curator.publish.api import GitHubAPI
 from curator.publish.audit import (
     MARKER,
     changes,
+    changes_section,
     decode_state,
     encode_state,
     run_audit,
@@ -105,3 +108,22 @@ def test_body_fits_github_limit(fake: FakeGitHub, api: GitHubAPI) -> None:
     result = run_audit(api, REPO, report, "curator-audit", CTX)
     body = fake.issues[result.number]["body"]
     assert len(body) <= 65_536 and len(decode_state(body)["findings"]) == 1500
+
+
+@pytest.mark.parametrize(
+    "previous",
+    [
+        {"findings": 5, "repos": []},
+        {"findings": [["only-a-code"], "text", None], "repos": {"github:mem0ai/mem0": ["a", 1]}},
+        {"findings": [], "repos": {"github:mem0ai/mem0": [True, None, 3]}},
+    ],
+)
+def test_an_edited_previous_state_is_read_as_far_as_it_makes_sense(
+    previous: dict[str, object],
+) -> None:
+    """A hand-edited state block never stops the audit: its odd parts count as absent."""
+    current = state_of(realistic_report())
+    delta = changes(previous, current)
+    assert delta.resolved == () and delta.movements == ()
+    assert len(delta.new) == len(current["findings"])
+    assert "new" in changes_section(delta, first=False)
