@@ -102,7 +102,11 @@ def test_sigkill_mid_resolve_leaves_a_usable_cache(
     stage.arxiv.fail("slow:8")  # arXiv hangs while GitHub's answers are written
     child = _spawn(stage, "--format", "json", "--output", "killed.json")
     deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and len(stage.cache_rows()) < 2:
+    # Services are asked concurrently: wait for both GitHub answers in the cache AND the
+    # hanging arXiv request, in whichever order they come.
+    while time.monotonic() < deadline and (
+        len(stage.cache_rows()) < 2 or not stage.arxiv.requests()
+    ):
         time.sleep(0.05)
     assert stage.arxiv.requests(), "arXiv was not asked before the kill"
     child.send_signal(signal.SIGKILL)
