@@ -37,18 +37,6 @@ def pair_translations(
     return merged, findings
 
 
-def missing_translations(entries: Iterable[Entry], context: CheckContext) -> list[Finding]:
-    """In a catalogue that has Chinese summaries at all, each summary without its twin."""
-    items = list(entries)
-    if not any(e.summary_zh for e in items):
-        return []
-    return [
-        _missing(context, e, "has an English summary but no Chinese one (summary_zh)")
-        for e in items
-        if e.summary and not e.summary_zh
-    ]
-
-
 def _missing(context: CheckContext, entry: Entry, what: str) -> Finding:
     name = entry.title or entry.subject
     return context.finding(CODE, entry.subject, entry.source, f"{entry.kind.value} {name!r} {what}")

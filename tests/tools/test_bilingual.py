@@ -5,7 +5,7 @@ from __future__ import annotations
 from curator.checks.interface import CheckContext
 from curator.codes import CODES
 from curator.model import Entry, Kind, Severity, Source
-from curator.tools.bilingual import missing_translations, pair_translations
+from curator.tools.bilingual import pair_translations
 
 CTX = CheckContext()
 
@@ -27,16 +27,3 @@ def test_pairing_keeps_an_existing_translation() -> None:
     )
     assert [e.summary_zh for e in merged] == ["kept", "zh2"]
     assert findings == []
-
-
-def test_catalogue_without_any_chinese_is_not_bilingual() -> None:
-    assert missing_translations([entry("arxiv:1", 1, "en")], CTX) == []
-
-
-def test_catalogue_with_some_chinese_names_each_gap() -> None:
-    found = missing_translations(
-        [entry("arxiv:1", 1, "en", "zh"), entry("arxiv:2", 2, "en"), entry("arxiv:3", 3)], CTX
-    )
-    assert [(f.code, f.subject, f.source.line) for f in found] == [
-        ("entry-translation-missing", "arxiv:2", 2)
-    ]
