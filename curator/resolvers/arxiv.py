@@ -166,7 +166,6 @@ class ArxivResolver:
             offline=self.options.offline,
             decode=_decode,
             counter=self.counter,
-            read=not self.options.no_cache,
             ttl_not_found=self.options.ttl_not_found,
         )
         out.update(split.hits)
@@ -294,8 +293,7 @@ class ArxivResolver:
             else:
                 out[subject] = Found(subject, meta)
                 rows.append((subject, meta, ""))
-        if not self.options.no_cache:
-            self.cache.put_many(SERVICE, rows)
+        self.cache.put_many(SERVICE, rows)
         return out
 
 

@@ -190,16 +190,15 @@ class Cache:
         offline: bool,
         decode: Decode,
         counter: Counter,
-        read: bool = True,
         offline_reason: str = OFFLINE_MISS,
         ttl_not_found: float = 0.0,
     ) -> Split:
         """Hits (fresh, or any age offline; counted), offline misses, and subjects to ask.
 
         A stored "not found" is fresh for `ttl_not_found` only (a paper may be announced, a
-        repository created). `read=False` (--no-cache) treats every subject as a miss.
+        repository created).
         """
-        items = self.get_many(service, list(subjects)) if read else {}
+        items = self.get_many(service, list(subjects))
         now = self.clock()
         split = Split({}, {}, [], {})
         for subject in subjects:

@@ -211,7 +211,6 @@ class WebResolver:
             offline=self.options.offline,
             decode=self._from_cache,
             counter=self.counter,
-            read=not self.options.no_cache,
             offline_reason="offline, and not in the cache",
             ttl_not_found=self.options.ttl_not_found,
         )
@@ -243,8 +242,6 @@ class WebResolver:
 
     def _store(self, outcomes: dict[str, Outcome]) -> None:
         """Cache Found and Moved answers, NotFound briefly: errors must not outlive an outage."""
-        if self.options.no_cache:
-            return
         rows: list[tuple[str, dict[str, Any], str]] = []
         private = self.options.allow_private_hosts
         for subject, outcome in outcomes.items():

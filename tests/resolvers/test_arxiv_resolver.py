@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from curator import pipeline
+from curator.model import Service
 from curator.options import Options
 from curator.resolvers.arxiv import ArxivResolver
 from curator.resolvers.cache import Cache
@@ -301,12 +303,23 @@ def test_offline_uses_only_the_cache_even_stale(env: Env) -> None:
     assert len(env.double.requests()) == 1
 
 
-def test_no_cache_neither_reads_nor_writes(env: Env) -> None:
+def test_no_cache_neither_reads_nor_writes(env: Env, tmp_path: Path) -> None:
+    """--no-cache is the pipeline's `Cache(None)` (one place decides it, for every resolver)."""
     env.double.papers = papers(ids(1))
-    env.run(subjects(ids(1)), no_cache=True)
-    assert env.cache.get("arxiv", "arxiv:2301.00001") is None
-    env.run(subjects(ids(1)))
-    env.run(subjects(ids(1)), no_cache=True)
+    catalogue = tmp_path / "p.yaml"
+    catalogue.write_text(
+        'section: A\npapers:\n  - {title: x, arxiv: "2301.00001", date: "2023-01-01"}\n'
+    )
+    options = replace(
+        env.options,
+        paths=(str(catalogue),),
+        cache_path=str(tmp_path / "cache.sqlite"),
+        skip=frozenset({Service.GITHUB, Service.WEB, Service.SCOPE}),
+    )
+    pipeline.check(replace(options, no_cache=True))
+    assert Cache(tmp_path / "cache.sqlite").get("arxiv", "arxiv:2301.00001") is None
+    pipeline.check(options)
+    pipeline.check(replace(options, no_cache=True))
     assert len(env.double.requests()) == 3
 
 

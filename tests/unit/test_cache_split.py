@@ -59,10 +59,9 @@ def test_offline_takes_any_age_and_never_asks(tmp_path: Path) -> None:
     assert default.offline == {"c": Unverified("c", OFFLINE_MISS)}
 
 
-def test_no_read_is_all_misses(tmp_path: Path) -> None:
+def test_no_cache_is_all_misses() -> None:
+    """--no-cache is a Cache(None): every subject is a miss, nothing counted."""
     counter = Counter()
-    split = _cache(tmp_path, 0).split(
-        "svc", ["a"], ttl=DAY, offline=False, decode=_decode, counter=counter, read=False
-    )
+    split = Cache(None).split("svc", ["a"], ttl=DAY, offline=False, decode=_decode, counter=counter)
     assert split.hits == {} and split.ask == ["a"] and split.stored == {}
     assert counter.get("cache_hits") == 0
