@@ -88,15 +88,19 @@ class _Transport:
     ) -> tuple[int, httpx.Headers, bytes]:
         """Status, headers and body of one GET; RetryableError for transport failures."""
         deadline = time.monotonic() + timeout
+        counted = False
         try:
             with self.http.stream("GET", url, headers=headers, timeout=timeout) as response:
                 self.counter.add(SERVICE)
+                counted = True
                 return response.status_code, response.headers, read_body(response, deadline)
-        except httpx.ConnectError as exc:
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             # Nothing reached arXiv, so nothing is counted.
             raise RetryableError(f"cannot connect: {exc}") from None
         except TRANSIENT_ERRORS as exc:
-            self.counter.add(SERVICE)
+            # A body that fails after its headers arrived was counted already.
+            if not counted:
+                self.counter.add(SERVICE)
             raise RetryableError(f"{type(exc).__name__}: {exc}".rstrip(": ")) from None
         except httpx.HTTPError as exc:
             raise _Unusable(f"{type(exc).__name__}: {exc}") from None

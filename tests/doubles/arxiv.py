@@ -141,7 +141,7 @@ class ArxivDouble:
     def fail(self, *kinds: str) -> None:
         """Queue faults for the next requests: `503`, `429`, `429:<retry-after>`,
         `503:<retry-after>`, `rate-exceeded`, `blank`, `truncated`, `slow:<seconds>`,
-        `drip`, `reset`, `html`."""
+        `drip`, `stall`, `reset`, `html`."""
         with self._lock:
             self.faults.extend(kinds)
 
@@ -201,6 +201,9 @@ def _fault_reply(fault: str, real: Reply) -> Reply:
         return Reply(403, {"Content-Type": "text/html"}, b"<html><h1>Access Denied</h1></html>")
     if kind == "drip":
         return Reply(200, real.headers, real.body, drip=0.05)
+    if kind == "stall":
+        # headers and one byte, then a pause longer than any test's read timeout
+        return Reply(200, real.headers, real.body, drip=1.0)
     if kind == "reset":
         return Reply(reset=True)
     raise ValueError(f"unknown fault {fault!r}")

@@ -211,6 +211,16 @@ def test_outage_ends_unverified_within_budget_and_caches_nothing(
     assert all(isinstance(o, Found) for o in env.run(subjects(bases)).values())
 
 
+def test_answer_that_stalls_after_its_headers_is_counted_once(env: Env) -> None:
+    # Regression: the headers were counted, then the body's read timeout counted again.
+    env.double.papers = papers(ids(2))
+    env.double.fail("stall")
+    out = env.run(subjects(ids(2)), arxiv_delay=0.01, timeout=0.3)
+    assert all(isinstance(o, Found) for o in out.values())
+    assert len(env.double.requests()) == 2
+    assert env.counter.get("arxiv") == 2
+
+
 def test_outage_of_one_batch_leaves_the_others_unasked(env: Env) -> None:
     bases = ids(6)
     env.double.papers = papers(bases)
