@@ -17,7 +17,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "arxiv-withdrawn": (E, "the latest version is a withdrawal"),
     "arxiv-title-mismatch": (E, "the entry's title is not the paper's title"),
     "arxiv-date-mismatch": (W, "the entry's date is not the v1 submission date"),
-    "arxiv-unverified": (W, "arXiv could not be asked (outage, rate limit, timeout)"),
+    "arxiv-unverified": (
+        W,
+        "arXiv could not be asked (outage, rate limit, timeout) or sent an incomplete record",
+    ),
     "repo-not-found": (E, "no such repository (404, or 451/disabled)"),
     "repo-moved": (W, "renamed or transferred; suggestion holds the new URL"),
     "repo-archived": (W, "archived (read-only)"),

@@ -9,6 +9,7 @@ answer that is not a complete feed, so an outage ends as Unverified and never as
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -20,7 +21,14 @@ from curator import __version__
 from curator.model import Service
 from curator.normalize import parse_arxiv_id
 from curator.options import Options
-from curator.resolvers.arxiv_atom import FeedError, check_feed, metadata, rejected_ids
+from curator.resolvers.arxiv_atom import (
+    FeedError,
+    check_feed,
+    listed_ids,
+    metadata,
+    partial_ids,
+    rejected_ids,
+)
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.http import (
     TRANSIENT_ERRORS,
@@ -57,6 +65,8 @@ class _Reply:
     def __init__(self, status_code: int, content: bytes) -> None:
         self.status_code = status_code
         self.content = content
+        #: The base IDs of the feed's entries (None: unreadable), as arXiv sent them.
+        self.listed = listed_ids(content)
 
 
 class _Transport:
@@ -68,6 +78,7 @@ class _Transport:
         self.counter = counter
         self.timeout = timeout
         self.budget = Budget(0.0)
+        self.listed: list[str | None] = []
 
     def get(self, url: str, headers: Mapping[str, str] | None = None, **_: Any) -> _Reply:
         """Send one paced GET and return it only when it is a complete 200 feed."""
@@ -81,7 +92,9 @@ class _Transport:
             status, answer_headers, body = self._send(url, sent, timeout)
         finally:
             self.pacer.finished()
-        return _judge(status, answer_headers, body)
+        reply = _judge(status, answer_headers, body)
+        self.listed = reply.listed
+        return reply
 
     def _send(
         self, url: str, headers: dict[str, str], timeout: float
@@ -121,6 +134,12 @@ def _judge(status: int, headers: httpx.Headers, body: bytes) -> _Reply:
         raise failure
     raise _Unusable(f"HTTP {status}")
 
+
+# The arxiv package logs each partial entry it skips as a warning, which would reach stderr
+# through logging's last-resort handler; curator reports those IDs as unverified instead.
+_PACKAGE_LOG = logging.getLogger("arxiv")
+if _PACKAGE_LOG.level == logging.NOTSET:
+    _PACKAGE_LOG.setLevel(logging.ERROR)
 
 #: Cache stamp of the end of the last arXiv request of any run sharing the cache.
 LAST_REQUEST = "arxiv:last-request"
@@ -193,7 +212,7 @@ class ArxivResolver:
                 transport.budget = budget
                 client = self._client(transport, size)
                 batches = deque(bases[i : i + size] for i in range(0, len(bases), size))
-                return self._run_batches(client, batches, budget, asked)
+                return self._run_batches(client, transport, batches, budget, asked)
         finally:
             self.cache.set_stamp(LAST_REQUEST)
 
@@ -218,7 +237,12 @@ class ArxivResolver:
         return client
 
     def _run_batches(
-        self, client: Any, batches: deque[list[str]], budget: Budget, asked: Mapping[str, str]
+        self,
+        client: Any,
+        transport: _Transport,
+        batches: deque[list[str]],
+        budget: Budget,
+        asked: Mapping[str, str],
     ) -> dict[str, Outcome]:
         """Work through the batches; after an outage the rest are Unverified, not asked."""
         out: dict[str, Outcome] = {}
@@ -229,7 +253,7 @@ class ArxivResolver:
                 out.update({asked[b]: Unverified(asked[b], failure) for b in batch})
                 continue
             try:
-                found = self._ask(client, batch, budget)
+                found, partial = self._ask(client, transport, batch, budget)
             except (RetryableError, _Unusable) as exc:
                 failure = f"arXiv unavailable: {exc}"
                 self.notes.append(f"{failure} ({len(batch)} IDs in the failing batch)")
@@ -238,22 +262,28 @@ class ArxivResolver:
             except _Rejected as exc:
                 out.update(self._split(batch, exc, batches, asked))
                 continue
-            out.update(self._record(batch, found, asked))
+            if partial:
+                self.notes.append(f"arXiv sent incomplete records for {len(partial)} IDs")
+            out.update(self._record(batch, found, partial, asked))
         return out
 
-    def _ask(self, client: Any, batch: list[str], budget: Budget) -> dict[str, dict[str, Any]]:
-        """Metadata by base ID for one batch (one request, plus retries)."""
+    def _ask(
+        self, client: Any, transport: _Transport, batch: list[str], budget: Budget
+    ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+        """Metadata by base ID for one batch (one request, plus retries), and the IDs whose
+        record arXiv sent but the arxiv package skipped as partial."""
 
         import arxiv
 
-        def once() -> dict[str, dict[str, Any]]:
+        def once() -> tuple[dict[str, dict[str, Any]], list[str]]:
             search = arxiv.Search(id_list=batch, max_results=len(batch))
             try:
                 results = list(client.results(search))
             except (ValueError, arxiv.ArxivError) as exc:
                 raise RetryableError(f"unreadable answer: {exc}") from None
             metas = (metadata(r) for r in results)
-            return {m["id"]: m for m in metas if m is not None}
+            found = {m["id"]: m for m in metas if m is not None}
+            return found, partial_ids(batch, found, transport.listed)
 
         base = max(self.options.arxiv_delay, 0.1)
         cap = self.options.rate_limit_wait
@@ -282,15 +312,22 @@ class ArxivResolver:
         return out
 
     def _record(
-        self, batch: list[str], found: Mapping[str, dict[str, Any]], asked: Mapping[str, str]
+        self,
+        batch: list[str],
+        found: Mapping[str, dict[str, Any]],
+        partial: list[str],
+        asked: Mapping[str, str],
     ) -> dict[str, Outcome]:
-        """Outcomes of one answered batch, cached (a "not found" only briefly)."""
+        """Outcomes of one answered batch, cached (a "not found" only briefly; a partial
+        record not at all)."""
         out: dict[str, Outcome] = {}
         rows: list[tuple[str, dict[str, Any], str]] = []
         for base in batch:
             subject = asked[base]
             meta = found.get(base)
-            if meta is None:
+            if base in partial:
+                out[subject] = Unverified(subject, "arXiv sent an incomplete record; not judged")
+            elif meta is None:
                 missing = NotFound(subject, "arXiv has no paper with this identifier")
                 out[subject] = missing
                 rows.append((subject, not_found_value(missing), ""))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Container
 from datetime import UTC, datetime
 from typing import Any
 
@@ -57,6 +58,27 @@ def check_feed(body: bytes) -> int:
     if len(entries) != expected:
         raise FeedError(f"feed lists {len(entries)} entries where it announces {expected}")
     return len(entries)
+
+
+def listed_ids(body: bytes) -> list[str | None]:
+    """The base ID of every entry of a checked feed; None where an entry's <id> is unreadable.
+
+    The arxiv package skips an entry that lacks <id>, <updated> or <published>; comparing its
+    results with this list tells "arXiv does not know the ID" from "arXiv's record was partial".
+    """
+    ids: list[str | None] = []
+    for entry in _parse(body.strip()).findall(ATOM + "entry"):
+        parsed = parse_arxiv_id((entry.findtext(ATOM + "id") or "").strip())
+        ids.append(parsed.base if parsed else None)
+    return ids
+
+
+def partial_ids(asked: list[str], found: Container[str], listed: list[str | None]) -> list[str]:
+    """The asked IDs missing from `found` although the feed had an entry that may be theirs."""
+    missing = [base for base in asked if base not in found]
+    if None in listed:  # an entry without a readable ID could be any of them
+        return missing
+    return [base for base in missing if base in listed]
 
 
 def _count(root: ET.Element, name: str) -> int | None:

@@ -57,7 +57,8 @@ class Paper:
             f'    <category term="{c}" scheme="http://arxiv.org/schemas/atom"/>'
             for c in self.categories
         ]
-        parts.append(f"    <published>{self.published}</published>")
+        if self.published:  # "" stands for a partial record, which the arxiv package skips
+            parts.append(f"    <published>{self.published}</published>")
         if self.comment:
             parts.append(f"    <arxiv:comment>{escape(self.comment)}</arxiv:comment>")
         parts.append(f'    <arxiv:primary_category term="{self.categories[0]}"/>')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -219,6 +220,26 @@ def test_answer_that_stalls_after_its_headers_is_counted_once(env: Env) -> None:
     assert all(isinstance(o, Found) for o in out.values())
     assert len(env.double.requests()) == 2
     assert env.counter.get("arxiv") == 2
+
+
+def test_partial_record_is_unverified_not_a_missing_paper(env: Env) -> None:
+    # The arxiv package skips an entry without <published>; the ID was not unknown to arXiv.
+    bases = ids(3)
+    env.double.papers = papers(bases)
+    env.double.papers[bases[1]] = replace(env.double.papers[bases[1]], published="")
+    out = env.run([*subjects(bases), "arxiv:2301.99999"])
+    assert isinstance(out[f"arxiv:{bases[0]}"], Found)
+    assert isinstance(out[f"arxiv:{bases[2]}"], Found)
+    partial = out[f"arxiv:{bases[1]}"]
+    assert isinstance(partial, Unverified), partial
+    assert "incomplete record" in partial.reason
+    assert isinstance(out["arxiv:2301.99999"], NotFound)  # absent from the feed: unknown
+    assert env.cache.get("arxiv", f"arxiv:{bases[1]}") is None  # never cached
+
+
+def test_the_arxiv_package_does_not_print_its_skip_warnings() -> None:
+    # They would reach stderr through logging's last-resort handler; the report says it.
+    assert not logging.getLogger("arxiv._feed").isEnabledFor(logging.WARNING)
 
 
 def test_outage_of_one_batch_leaves_the_others_unasked(env: Env) -> None:
