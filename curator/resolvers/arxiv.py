@@ -59,6 +59,10 @@ class _Unusable(Exception):
     """An answer no retry will fix (403, 406, a bad endpoint): give up on arXiv for this run."""
 
 
+class _Unreadable(Exception):
+    """A complete feed the arxiv package failed on: this batch is unverified, the rest asked."""
+
+
 class _Reply:
     """The two fields of a requests.Response that `arxiv.Client` reads."""
 
@@ -262,6 +266,11 @@ class ArxivResolver:
             except _Rejected as exc:
                 out.update(self._split(batch, exc, batches, asked))
                 continue
+            except _Unreadable as exc:
+                reason = f"arXiv answered; {exc}"
+                self.notes.append(f"{reason} ({len(batch)} IDs in the batch)")
+                out.update({asked[b]: Unverified(asked[b], reason) for b in batch})
+                continue
             if partial:
                 self.notes.append(f"arXiv sent incomplete records for {len(partial)} IDs")
             out.update(self._record(batch, found, partial, asked))
@@ -281,6 +290,9 @@ class ArxivResolver:
                 results = list(client.results(search))
             except (ValueError, arxiv.ArxivError) as exc:
                 raise RetryableError(f"unreadable answer: {exc}") from None
+            except (TypeError, KeyError, AttributeError, IndexError) as exc:
+                # The feed passed check_feed, so asking again would fail the same way.
+                raise _Unreadable(f"the arxiv package could not read it ({exc!r})") from None
             metas = (metadata(r) for r in results)
             found = {m["id"]: m for m in metas if m is not None}
             return found, partial_ids(batch, found, transport.listed)

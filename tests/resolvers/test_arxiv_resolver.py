@@ -237,6 +237,36 @@ def test_partial_record_is_unverified_not_a_missing_paper(env: Env) -> None:
     assert env.cache.get("arxiv", f"arxiv:{bases[1]}") is None  # never cached
 
 
+def test_a_crash_inside_the_arxiv_package_leaves_its_batch_unverified(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # arxiv < 4 raised TypeError on a partial entry; whatever it raises on a complete feed
+    # costs that batch only, never the run.
+    import arxiv
+
+    real = arxiv.Client.results
+    calls: list[int] = []
+
+    def first_fails(self: Any, search: Any, offset: int = 0) -> Any:
+        answer = list(real(self, search, offset))
+        calls.append(1)
+        if len(calls) == 1:
+            raise TypeError("'NoneType' object is not subscriptable")
+        return iter(answer)
+
+    monkeypatch.setattr(arxiv.Client, "results", first_fails)
+    bases = ids(4)
+    env.double.papers = papers(bases)
+    out = env.run(subjects(bases), arxiv_batch_size=2, arxiv_delay=0.01)
+    for base in bases[:2]:
+        outcome = out[f"arxiv:{base}"]
+        assert isinstance(outcome, Unverified), outcome
+        assert "could not read" in outcome.reason
+    assert all(isinstance(out[f"arxiv:{b}"], Found) for b in bases[2:])
+    assert len(env.double.requests()) == 2  # not asked again: the same feed fails the same way
+    assert env.cache.get("arxiv", f"arxiv:{bases[0]}") is None
+
+
 def test_the_arxiv_package_does_not_print_its_skip_warnings() -> None:
     # They would reach stderr through logging's last-resort handler; the report says it.
     assert not logging.getLogger("arxiv._feed").isEnabledFor(logging.WARNING)
