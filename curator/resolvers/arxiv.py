@@ -23,10 +23,9 @@ from curator.normalize import parse_arxiv_id
 from curator.options import Options
 from curator.resolvers.arxiv_atom import (
     FeedError,
-    check_feed,
-    listed_ids,
     metadata,
     partial_ids,
+    read_feed,
     rejected_ids,
 )
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
@@ -66,11 +65,11 @@ class _Unreadable(Exception):
 class _Reply:
     """The two fields of a requests.Response that `arxiv.Client` reads."""
 
-    def __init__(self, status_code: int, content: bytes) -> None:
+    def __init__(self, status_code: int, content: bytes, listed: list[str | None]) -> None:
         self.status_code = status_code
         self.content = content
         #: The base IDs of the feed's entries (None: unreadable), as arXiv sent them.
-        self.listed = listed_ids(content)
+        self.listed = listed
 
 
 class _Transport:
@@ -127,10 +126,10 @@ def _judge(status: int, headers: httpx.Headers, body: bytes) -> _Reply:
     """The reply for a complete 200 feed; the matching exception for anything else."""
     if status == 200:
         try:
-            check_feed(body)
+            listed = read_feed(body)
         except FeedError as exc:
             raise RetryableError(str(exc)) from None
-        return _Reply(status, body)
+        return _Reply(status, body, listed)
     if status == 400:
         raise _Rejected(*rejected_ids(body))
     failure = status_error(status, headers)
@@ -291,7 +290,7 @@ class ArxivResolver:
             except (ValueError, arxiv.ArxivError) as exc:
                 raise RetryableError(f"unreadable answer: {exc}") from None
             except (TypeError, KeyError, AttributeError, IndexError) as exc:
-                # The feed passed check_feed, so asking again would fail the same way.
+                # The feed passed read_feed, so asking again would fail the same way.
                 raise _Unreadable(f"the arxiv package could not read it ({exc!r})") from None
             metas = (metadata(r) for r in results)
             found = {m["id"]: m for m in metas if m is not None}

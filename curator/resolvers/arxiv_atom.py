@@ -2,7 +2,7 @@
 
 The arxiv package parses leniently (lxml `recover=True`), so a truncated or garbled body
 would look like a feed with fewer papers and turn an outage into false "not found"s.
-`check_feed` is the strict gate every 200 answer passes first.
+`read_feed` is the strict gate every 200 answer passes first.
 """
 
 from __future__ import annotations
@@ -36,8 +36,13 @@ class FeedError(ValueError):
     """A 200 answer that is not a complete Atom feed (blank, `Rate exceeded.`, truncated)."""
 
 
-def check_feed(body: bytes) -> int:
-    """The number of entries of a complete feed; FeedError when the body is not one."""
+def read_feed(body: bytes) -> list[str | None]:
+    """The base ID of every entry of a complete feed (None where an entry's <id> is
+    unreadable); FeedError when the body is not a complete feed.
+
+    The arxiv package skips an entry that lacks <id>, <updated> or <published>; comparing its
+    results with this list tells "arXiv does not know the ID" from "arXiv's record was partial".
+    """
     text = body.strip()
     if not text:
         raise FeedError("blank answer")
@@ -57,20 +62,13 @@ def check_feed(body: bytes) -> int:
     entries = root.findall(ATOM + "entry")
     if len(entries) != expected:
         raise FeedError(f"feed lists {len(entries)} entries where it announces {expected}")
-    return len(entries)
+    return [_entry_id(entry) for entry in entries]
 
 
-def listed_ids(body: bytes) -> list[str | None]:
-    """The base ID of every entry of a checked feed; None where an entry's <id> is unreadable.
-
-    The arxiv package skips an entry that lacks <id>, <updated> or <published>; comparing its
-    results with this list tells "arXiv does not know the ID" from "arXiv's record was partial".
-    """
-    ids: list[str | None] = []
-    for entry in _parse(body.strip()).findall(ATOM + "entry"):
-        parsed = parse_arxiv_id((entry.findtext(ATOM + "id") or "").strip())
-        ids.append(parsed.base if parsed else None)
-    return ids
+def _entry_id(entry: ET.Element) -> str | None:
+    """The base ID an entry's <id> names, or None."""
+    parsed = parse_arxiv_id((entry.findtext(ATOM + "id") or "").strip())
+    return parsed.base if parsed else None
 
 
 def partial_ids(asked: list[str], found: Container[str], listed: list[str | None]) -> list[str]:

@@ -14,7 +14,7 @@ import pytest
 
 from curator.checks.link_rules import LinkRules
 from curator.options import Options
-from curator.resolvers.arxiv_atom import FeedError, check_feed
+from curator.resolvers.arxiv_atom import FeedError, read_feed
 from curator.resolvers.cache import Cache
 from curator.resolvers.github_http import Answer, Failure, GithubHttp
 from curator.resolvers.http import parse_retry_after
@@ -43,8 +43,8 @@ def test_retry_after_with_a_unicode_digit_is_ignored() -> None:
 
 def test_feed_counter_with_a_unicode_digit_is_no_counter() -> None:
     with pytest.raises(FeedError, match="totalResults"):
-        check_feed(FEED.format(total="²").encode())
-    assert check_feed(FEED.format(total="0").encode()) == 0
+        read_feed(FEED.format(total="²").encode())
+    assert len(read_feed(FEED.format(total="0").encode())) == 0
 
 
 @pytest.mark.parametrize(
