@@ -12,7 +12,9 @@ import pytest
 from tests.doubles.server import LoopbackServer
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+#: Copies of the project's shared/ material the tests read (recordings, sample lists, a seed,
+#: screening records), so a clean clone tests alone; test_fixtures.py keeps them in step.
+SHARED = ROOT / "tests" / "fixtures" / "shared"
 SAMPLES = SHARED / "samples"
 API_SAMPLES = SHARED / "api-samples"
 SCOPE = SHARED / "scope"

@@ -1,7 +1,7 @@
 """Pure parts of the GitHub resolver: GraphQL query text, metadata extraction, outcomes.
 
 No I/O here: every function maps decoded JSON to values, so the shapes GitHub really sends
-(see /work/shared/api-samples/github) are tested without a server.
+(see tests/fixtures/shared/api-samples/github) are tested without a server.
 """
 
 from __future__ import annotations

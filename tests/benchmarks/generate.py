@@ -3,8 +3,8 @@
 One `Catalogue` is written two ways: as catalogue YAML (data/papers/*.yaml and
 data/projects.yaml, the format of data/schema.json) and as an awesome-list README (the
 two-row HTML `<tr>` paper format and the "Systems and Open Sources" Markdown table of
-/work/shared/samples/iaar-awesome-ai-memory.README.excerpt.md). The same catalogue feeds the
-service doubles, so what the list says and what the services answer differ exactly at the
+tests/fixtures/shared/samples/iaar-awesome-ai-memory.README.excerpt.md). The same catalogue
+feeds the service doubles, so what the list says and what the services answer differ exactly at the
 planted faults.
 """
 

@@ -1,1 +1,4 @@
-"""Loopback test doubles of arXiv, GitHub and web hosts, built from ../shared/api-samples."""
+"""Loopback test doubles of arXiv, GitHub and web hosts.
+
+Built from the real recordings in tests/fixtures/shared/api-samples.
+"""

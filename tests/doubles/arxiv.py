@@ -1,6 +1,6 @@
 """A loopback arXiv export API (`/api/query`) speaking the current Atom format.
 
-Built from the recordings in /work/shared/api-samples/arxiv/: namespaces declared once on
+Built from the recordings in tests/fixtures/shared/api-samples/arxiv/: namespaces declared once on
 <feed>, `arXiv Query: ...` title, entry element order `id, title, updated, link, link,
 summary, category*, published, arxiv:comment?, arxiv:primary_category, arxiv:journal_ref?,
 author*, arxiv:doi?, link(doi)?`, entry id `http://arxiv.org/abs/<id>v<N>`, unknown IDs

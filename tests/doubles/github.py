@@ -1,6 +1,6 @@
 """A GitHub REST + GraphQL double on a LoopbackServer, replaying the recorded shapes.
 
-Bodies and headers come from /work/shared/api-samples/github: the 2026 unauthenticated
+Bodies and headers come from tests/fixtures/shared/api-samples/github: the 2026 unauthenticated
 `GET /repos` body is the template of every repository, the 301 → /repositories/{id} pair,
 the 304, the secondary-limit 403, the 503 with an HTML body and the GraphQL headers are the
 recordings with only names, counts and rate-limit numbers changed. Where no recording
@@ -29,9 +29,10 @@ from curator.options import Options
 from curator.resolvers.cache import Cache
 from curator.resolvers.github import GithubResolver
 from curator.resolvers.interface import Counter
+from tests.conftest import API_SAMPLES
 from tests.doubles.server import LoopbackServer, Reply, Request
 
-SAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "api-samples" / "github"
+SAMPLES = API_SAMPLES / "github"
 _DROP = {"content-encoding", "content-length", "transfer-encoding", "status"}
 _ALIAS = re.compile(
     r"(\w+)\s*:\s*repository\(\s*owner:\s*(\$\w+|\"[^\"]*\")\s*,\s*name:\s*(\$\w+|\"[^\"]*\")\s*\)"

@@ -1,11 +1,12 @@
 """A stateful loopback GitHub for issues, issue comments, pulls and /user.
 
-Shapes come from the real recordings in shared/api-samples/github: a comment object is the
-recorded `rest_issue_comment_get_200_2025.json` with id, body, user and times replaced; list
-responses carry the recorded headers and a Link header in the recorded form (whose URLs
-switch to /repositories/{id}/..., as GitHub's do); POST answers 201 with Location, PATCH 200,
-DELETE 204. No issue-object or /user recording exists, so those are built by analogy from
-the comment recording (same user object, url/html_url pattern) and say so here.
+Shapes come from the real recordings in tests/fixtures/shared/api-samples/github: a comment
+object is the recorded `rest_issue_comment_get_200_2025.json` with id, body, user and times
+replaced; list responses carry the recorded headers and a Link header in the recorded form
+(whose URLs switch to /repositories/{id}/..., as GitHub's do); POST answers 201 with
+Location, PATCH 200, DELETE 204. No issue-object or /user recording exists, so those are
+built by analogy from the comment recording (same user object, url/html_url pattern) and say
+so here.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ slow pages, 429 with Retry-After and 5xx. It counts requests and measures concur
 Pages are keyed by exact path; several "hosts" share the one loopback server and are told
 apart by the Host header the checker sends (tests map names like `a.test` to 127.0.0.1
 with a fake resolver). The 5xx body is the real 503 page recorded from an nginx front end
-(/work/shared/api-samples/github/rest_503_html_body_2012.html).
+(tests/fixtures/shared/api-samples/github/rest_503_html_body_2012.html).
 """
 
 from __future__ import annotations
@@ -12,17 +12,11 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from tests.conftest import API_SAMPLES
 from tests.doubles.server import LoopbackServer, Reply, Request
 
-_SAMPLE_503 = (
-    Path(__file__).resolve().parents[3]
-    / "shared"
-    / "api-samples"
-    / "github"
-    / "rest_503_html_body_2012.html"
-)
+_SAMPLE_503 = API_SAMPLES / "github" / "rest_503_html_body_2012.html"
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import API_SAMPLES
 from tests.doubles.arxiv import ATOM_TYPE
 from tests.doubles.server import LoopbackServer, Reply
 from tests.reliability.conftest import Record
@@ -36,13 +37,7 @@ BROKEN_ATOM = (
     b"<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"
     b"<entry><id>http://arxiv.org/abs/2305.10250v1</id><title>Memory</entry></feed>"
 )
-GITHUB_502 = (
-    Path(__file__).resolve().parents[3]
-    / "shared"
-    / "api-samples"
-    / "github"
-    / "rest_503_html_body_2012.html"
-)
+GITHUB_502 = API_SAMPLES / "github" / "rest_503_html_body_2012.html"
 
 
 @dataclass(frozen=True)

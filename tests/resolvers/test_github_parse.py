@@ -1,4 +1,4 @@
-"""Pure GitHub parsing on the real recordings of /work/shared/api-samples/github."""
+"""Pure GitHub parsing on the real recordings of tests/fixtures/shared/api-samples/github."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import yaml
 
 from curator.model import Entry, Kind, Severity
 from curator.sources.document import DocumentSource
-from curator.sources.yaml_catalog import CatalogSource, schema
+from curator.sources.yaml_catalog import CatalogSource, display_path, schema
 from curator.tools.import_ import import_document, slug
 from curator.tools.render import render
 from tests.conftest import SAMPLES
@@ -70,7 +70,8 @@ def test_files_follow_the_catalogue_shape(tmp_path: Path) -> None:
     ]
     survey = (tmp_path / "papers" / "survey.yaml").read_text(encoding="utf-8")
     assert survey.startswith("# yaml-language-server: $schema=../schema.json\n")
-    assert f"  # {doc.as_posix()}:32\n  - title: " in survey
+    # the source as curator shows paths (relative to the working folder when below it)
+    assert f"  # {display_path(doc)}:32\n  - title: " in survey
     first = yaml.safe_load(survey)["papers"][0]
     assert first == {
         "title": "Agents That Know Too Much: A Data-Centric Survey of Privacy in LLM Agents",

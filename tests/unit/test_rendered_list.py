@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent.parent
+from tests.conftest import ROOT, SAMPLES
 
 
 def test_rendered_list_is_current(
@@ -36,7 +35,7 @@ def test_render_check_fails_after_a_hand_edit(
 def test_import_cli_reports_counts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sample = ROOT.parent / "shared" / "samples" / "xiaomingx-awesome-ai-memory.README.md"
+    sample = SAMPLES / "xiaomingx-awesome-ai-memory.README.md"
     monkeypatch.chdir(tmp_path)
     assert main(["import", str(sample), "--out", "out"]) == 0
     assert "imported 0 papers and 41 projects" in capsys.readouterr().out
