@@ -21,6 +21,11 @@ def test_the_copies_the_tests_read_are_present() -> None:
 
 
 @pytest.mark.skipif(not ORIGINALS.is_dir(), reason="no shared/ folder beside this clone")
-@pytest.mark.parametrize("name", copies())
-def test_copy_matches_its_original(name: str) -> None:
-    assert (SHARED / name).read_bytes() == (ORIGINALS / name).read_bytes()
+def test_every_copy_matches_its_original() -> None:
+    differ = [
+        name
+        for name in copies()
+        if not (ORIGINALS / name).is_file()
+        or (SHARED / name).read_bytes() != (ORIGINALS / name).read_bytes()
+    ]
+    assert differ == []
