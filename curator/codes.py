@@ -36,6 +36,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "entry-invalid": (E, "schema violation in the catalogue"),
     "entry-duplicate": (E, "same subject twice"),
     "entry-translation-missing": (W, "in one language of a bilingual list only"),
+    "document-unread": (W, "a document links arXiv IDs or repositories that no entry holds"),
     "scope-exclude": (E, "the scope rules exclude the paper; evidence quotes why"),
     "scope-hold": (W, "metadata missing or unverifiable, so no scope decision"),
     "scope-review": (W, "passes the entry gate but matches an exclusion signal"),

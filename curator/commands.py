@@ -44,6 +44,9 @@ def add_render(sub: Any) -> None:
     p.add_argument("--data", default="data", metavar="DIR", help="catalogue folder")
     p.add_argument("--readme", default="README.md", metavar="FILE", help="document to write")
     p.add_argument("--check", action="store_true", help="exit 1 when the document is not current")
+    p.add_argument(
+        "--append", action="store_true", help="add whole sections to a document without markers"
+    )
     p.set_defaults(run=run_render)
 
 
@@ -51,7 +54,7 @@ def run_render(args: argparse.Namespace) -> int:
     """Rewrite the marked sections (or, with --check, only compare)."""
     from curator.tools.render import render
 
-    result = render(args.data, args.readme, check=args.check)
+    result = render(args.data, args.readme, check=args.check, append=args.append)
     if args.check:
         if result.changed:
             print(f"{args.readme} is not what `curator render` would write", file=sys.stderr)

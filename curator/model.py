@@ -95,6 +95,9 @@ class Entry:
     summary: str = ""
     summary_zh: str = ""
     fields: Mapping[str, Any] = field(default_factory=dict)
+    #: The title is a short name the list links the paper by ("MemoryAgentBench"), not a
+    #: title: it cannot be told from a wrong one, so it is not compared with arXiv's.
+    short_title: bool = False
 
     def subjects(self) -> tuple[str, ...]:
         """Every subject this entry needs verified, main subject first, no repeats."""

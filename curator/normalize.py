@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
 from curator.model import Link, Service
@@ -16,7 +17,27 @@ from curator.model import Link, Service
 _NEW_ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5})(?:v(?P<v>\d+))?$")
 # Old style: archive(.SUBJ)?/YYMMNNN, e.g. hep-th/9901001, math.GT/0309136, cs/0112017v2.
 _OLD_ID = re.compile(r"^(?P<id>(?P<arch>[a-z][a-z-]*)(?:\.[A-Z]{2})?/\d{7})(?:v(?P<v>\d+))?$")
-_ARXIV_HOSTS = {"arxiv.org", "www.arxiv.org", "export.arxiv.org", "alphaxiv.org"}
+_ARXIV_HOSTS = {
+    "arxiv.org",
+    "www.arxiv.org",
+    "export.arxiv.org",
+    "alphaxiv.org",
+    "www.alphaxiv.org",
+}
+#: Mirrors and reading sites whose paths carry an arXiv ID (`/abs/ID`, `/papers/ID`, ...).
+_ARXIV_MIRRORS = {
+    "ar5iv.org": ("abs/", "html/"),
+    "ar5iv.labs.arxiv.org": ("html/", "abs/"),
+    "huggingface.co": ("papers/",),
+    "hf.co": ("papers/",),
+}
+_DOI_HOSTS = {"doi.org", "dx.doi.org", "www.doi.org"}
+# arXiv's DataCite DOIs: 10.48550/arXiv.<id>.
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+#: Paths of arxiv.org that carry an identifier; other arxiv.org pages are ordinary web pages.
+_ARXIV_ID_PATHS = ("abs/", "pdf/", "html/", "format/")
+#: Image and badge services: a link to one of them is decoration, never checked.
+BADGE_HOSTS = {"img.shields.io", "shields.io", "badgen.net", "badge.fury.io"}
 _GITHUB_HOSTS = {"github.com", "www.github.com"}
 _GH_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 _GH_OWNER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
@@ -87,16 +108,54 @@ def _version(v: str | None) -> int | None:
 
 
 def _arxiv_from_url(url: str) -> ArxivId | None:
-    """Extract the ID from arxiv.org/abs|pdf|html/<id> URLs."""
+    """Extract the ID from arxiv.org/abs|pdf|html/<id> URLs and the mirrors that carry one.
+
+    Also `doi.org/10.48550/arXiv.<id>`, `huggingface.co/papers/<id>`, `alphaxiv.org/abs/<id>`
+    and `ar5iv` pages: all of them name one arXiv paper.
+    """
     if "://" not in url:
         url = "https://" + url
-    if _host(url) not in _ARXIV_HOSTS:
+    host = _host(url)
+    try:
+        path = urlsplit(url).path.strip("/")
+    except ValueError:
         return None
-    path = urlsplit(url).path.strip("/")
-    for prefix in ("abs/", "pdf/", "html/", "format/"):
+    if host in _DOI_HOSTS:
+        m = _ARXIV_DOI.match(path)
+        return _match_id(m.group(1)) if m else None
+    prefixes = _ARXIV_ID_PATHS if host in _ARXIV_HOSTS else _ARXIV_MIRRORS.get(host, ())
+    for prefix in prefixes:
         if path.startswith(prefix):
             return _match_id(path[len(prefix) :])
     return None
+
+
+@lru_cache(maxsize=65536)
+def arxiv_id_in_url(url: str) -> ArxivId | None:
+    """The arXiv ID a link names (arxiv.org, its mirrors, arXiv's DOI), or None."""
+    if "://" not in url and not url.lower().startswith(("arxiv.org/", "www.arxiv.org/")):
+        return None
+    return _arxiv_from_url(url)
+
+
+def is_arxiv_id_url(url: str) -> bool:
+    """True for an arxiv.org link to a paper page (abs/pdf/html), valid identifier or not.
+
+    Such a link with an identifier that does not parse is an `arxiv-bad-id`; other arxiv.org
+    pages (listings, author pages) are ordinary web links.
+    """
+    if _host(url) not in _ARXIV_HOSTS:
+        return False
+    try:
+        path = urlsplit(url if "://" in url else "https://" + url).path.strip("/")
+    except ValueError:
+        return False
+    return path.startswith(_ARXIV_ID_PATHS)
+
+
+def is_badge_url(url: str) -> bool:
+    """True for an image/badge service link (shields.io and the like)."""
+    return _host(url) in BADGE_HOSTS
 
 
 def _host(url: str) -> str:
@@ -191,9 +250,10 @@ def _safe_port(parts: object) -> bool:
         return False
 
 
+@lru_cache(maxsize=65536)
 def subject_for_url(url: str) -> str:
     """The subject of any link: arXiv and GitHub repositories first, else the URL."""
-    arxiv_id = parse_arxiv_id(url) if is_arxiv_url(url) else None
+    arxiv_id = arxiv_id_in_url(url)
     if arxiv_id is not None:
         return arxiv_id.subject
     return github_subject(url) or url_subject(url)

@@ -79,6 +79,7 @@ def load(paths: Sequence[str]) -> Loaded:
     entries: list[Entry] = []
     findings: list[Finding] = []
     files: list[str] = []
+    notes: list[str] = []
     for raw in paths:
         path = Path(raw)
         if not path.exists():
@@ -90,7 +91,8 @@ def load(paths: Sequence[str]) -> Loaded:
         entries.extend(got.entries)
         findings.extend(got.findings)
         files.extend(got.files)
-    return Loaded(tuple(entries), tuple(findings), tuple(files))
+        notes.extend(got.notes)
+    return Loaded(tuple(entries), tuple(findings), tuple(files), tuple(notes))
 
 
 # -- select -------------------------------------------------------------------------------
@@ -347,7 +349,7 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     results, scope_findings = apply_scope(chosen, resolved.outcomes, ctx)
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx)
     findings += translations(loaded, selection, ctx)
-    notes = list(dict.fromkeys(resolved.notes))
+    notes = list(dict.fromkeys([*loaded.notes, *skipped_note(options), *resolved.notes]))
     if options.changed_since:
         notes.insert(
             0,
@@ -361,6 +363,12 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
     )
+
+
+def skipped_note(options: Options) -> list[str]:
+    """Which services this run left out, so a report never reads as a full check."""
+    skipped = [s.value for s in Service if options.skips(s)]
+    return [f"not checked in this run: {', '.join(skipped)}"] if skipped else []
 
 
 def translations(loaded: Loaded, selection: Selection, ctx: CheckContext) -> list[Finding]:

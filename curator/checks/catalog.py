@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from curator.checks.interface import CheckContext
-from curator.model import Entry, Finding
+from curator.model import Entry, Finding, Kind
 
 
 def duplicates(entries: Iterable[Entry], ctx: CheckContext) -> list[Finding]:
@@ -18,7 +18,8 @@ def duplicates(entries: Iterable[Entry], ctx: CheckContext) -> list[Finding]:
     """
     places: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
-        places[entry.subject].append(entry)
+        if entry.kind is not Kind.LINK:  # a link mentioned twice is not a listed item twice
+            places[entry.subject].append(entry)
     findings: list[Finding] = []
     for subject, group in places.items():
         if len(group) < 2:

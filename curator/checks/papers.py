@@ -75,6 +75,8 @@ def _title(
     official = str(meta.get("title") or "")
     if not entry.title or not official or titles_match(entry.title, official):
         return []
+    if entry.short_title:
+        return []  # a name ("PERSONAMEM") is not a title: it cannot be told from a wrong one
     message = f"the title is not the title of {label}"
     evidence = f"entry: {entry.title!r}; arXiv: {official!r}"
     return [ctx.finding("arxiv-title-mismatch", subject, entry.source, message, evidence, official)]
@@ -90,7 +92,10 @@ def _date(
         return []
     tolerance = timedelta(days=ctx.options.date_tolerance_days)
     first, last = period
-    if first - tolerance <= v1 <= last + tolerance:
+    # A month (or year) is compared at its own precision: the paper may be listed in the
+    # month after its submission, never in a month before it (an ID's yymm is that month).
+    late = tolerance if first == last else timedelta(0)
+    if first - tolerance <= v1 <= last + late:
         return []
     shown = v1.isoformat()[: len(_precision(entry.date))]
     message = f"the date {entry.date} is not the v1 submission date of {label} ({v1.isoformat()})"

@@ -1,137 +1,274 @@
-"""The Markdown side of an awesome-list document: headings, table rows, links, HTML blocks.
+"""The Markdown side of an awesome-list document: headings, units of links, HTML fragments.
 
-Parsed with markdown-it-py (CommonMark plus GFM tables); token `.map` gives the lines.
-Code blocks are skipped whole, and HTML comments stay inside their HTML tokens, so links in
-either never reach the caller.
+Parsed with markdown-it-py (CommonMark plus GFM tables); token `.map` gives the lines. Every
+link is kept with its line: Markdown links, autolinks, bare URLs (GitHub autolinks them),
+plain-text `arXiv:ID`s and `<a href>` written inline. Links are grouped into units (see
+`doc_units`): a list item's own paragraph, one line of another paragraph, a table row, a
+code block (only its arXiv and GitHub links count). HTML blocks are handed on whole, with
+their first line, for `doc_html`; HTML comments never reach either side.
 """
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-# A bare URL inside one text run of a cell (GitHub autolinks these); small and local on purpose.
-_BARE_URL = re.compile(r"https?://[^\s<>\[\]()|\"']+")
-_TRAILING = ".,;:!?"
+from curator.sources.doc_units import (
+    Anchor,
+    Cell,
+    LineBuilder,
+    Unit,
+    UnitKind,
+    bare_links,
+    clean,
+    code_links,
+    merge,
+)
 
-
-@dataclass(frozen=True)
-class MdLink:
-    """A link as written: target, visible text, line, and whether it only wraps an image."""
-
-    url: str
-    text: str
-    line: int
-    image_only: bool = False
-
-
-@dataclass
-class MdCell:
-    """A table cell: its plain text (links' text included, images left out) and links."""
-
-    text: str = ""
-    links: list[MdLink] = field(default_factory=list)
-
-
-@dataclass
-class MdRow:
-    """A body row of a Markdown table with the header texts of its table."""
-
-    line: int
-    headers: list[str]
-    cells: list[MdCell]
+_TAG = re.compile(r"^<\s*(/?)\s*([a-zA-Z][a-zA-Z0-9]*)([^>]*)>", re.DOTALL)
+_ATTR = re.compile(
+    r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*(?:=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"""
+)
 
 
 @dataclass
 class MdScan:
-    """Everything the document reader needs from the Markdown layer."""
+    """What the document reader needs from the Markdown layer."""
 
+    units: list[Unit] = field(default_factory=list)
     html: list[tuple[int, str]] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)
-    rows: list[MdRow] = field(default_factory=list)
-    loose: list[MdLink] = field(default_factory=list)
+
+
+def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
+    """(name, closing, attributes) of one inline HTML tag, or None for anything else."""
+    m = _TAG.match(text.strip())
+    if m is None:
+        return None
+    attrs: dict[str, str] = {}
+    for a in _ATTR.finditer(m.group(3)):
+        value = a.group(2) if a.group(2) is not None else (a.group(3) or a.group(4) or "")
+        attrs[a.group(1).lower()] = html_lib.unescape(value)
+    return m.group(2).lower(), bool(m.group(1)), attrs
+
+
+class _Inline:
+    """Reads the children of one inline token into lines."""
+
+    def __init__(self, kind: UnitKind, line: int) -> None:
+        self.kind = kind
+        self.lines = [LineBuilder(kind, line)]
+        self.line = line
+        self.strong = 0
+        self.em = 0
+        self.link: list[str] | None = None  # [href, text, saw_image, saw_text, line]
+        self.run = ""  # the bold or emphasis text being read
+
+    @property
+    def current(self) -> LineBuilder:
+        return self.lines[-1]
+
+    def newline(self) -> None:
+        self.line += 1
+        if self.link is not None or self.strong or self.em:
+            self.current.text("\n", bool(self.strong), bool(self.em), self.link is not None)
+            return  # a link or bold run that wraps keeps its line together
+        self.lines.append(LineBuilder(self.kind, self.line))
+
+    def text(self, text: str, code: bool = False) -> None:
+        in_link = self.link is not None
+        self.current.text(text, bool(self.strong), bool(self.em), in_link)
+        if self.strong or self.em:
+            self.run += text
+        if self.link is not None:
+            self.link[1] += text
+            self.link[3] += text
+        elif not code:
+            for anchor in bare_links(text, self.line):
+                self.current.link(anchor)
+
+    def open_link(self, href: str) -> None:
+        self.close_link()
+        self.link = [href.strip(), "", "", "", str(self.line)]
+        self.current.freeze()
+
+    def close_link(self) -> None:
+        if self.link is None:
+            return
+        href, text, image, seen, line = self.link
+        self.link = None
+        if href:
+            only_image = bool(image) and not seen.strip()
+            self.current.link(Anchor(href, clean(text), int(line), only_image))
+
+    def style(self, which: str, opening: bool) -> None:
+        depth = 1 if opening else -1
+        if which == "strong":
+            self.strong = max(0, self.strong + depth)
+        else:
+            self.em = max(0, self.em + depth)
+        self.current.freeze()
+        if opening:
+            self.run = ""
+        elif self.run.strip():
+            runs = self.current.unit.strong if which == "strong" else self.current.unit.emphasis
+            runs.append(clean(self.run))
+            self.run = ""
+
+    def html(self, content: str) -> None:
+        tag = tag_of(content)
+        if tag is None:
+            return  # a comment, a declaration or stray text: nothing to read
+        name, closing, attrs = tag
+        if name == "a":
+            self.close_link() if closing else self.open_link(attrs.get("href", ""))
+        elif name == "br":
+            self.newline()
+        elif name == "img" and self.link is not None:
+            self.link[2] = "image"
+        elif name in {"b", "strong"}:
+            self.style("strong", not closing)
+        elif name in {"i", "em"}:
+            self.style("em", not closing)
+
+
+def read_inline(tok: Token, kind: UnitKind) -> list[LineBuilder]:
+    """The lines of one inline token, each with its own line number."""
+    reader = _Inline(kind, tok.map[0] + 1 if tok.map else 0)
+    for child in tok.children or []:
+        kind_ = child.type
+        if kind_ in {"softbreak", "hardbreak"}:
+            reader.newline()
+        elif kind_ == "link_open":
+            reader.open_link(str(child.attrs.get("href", "")))
+        elif kind_ == "link_close":
+            reader.close_link()
+        elif kind_ == "image":
+            if reader.link is not None:
+                reader.link[2] = "image"
+        elif kind_ in {"strong_open", "strong_close", "em_open", "em_close"}:
+            reader.style(kind_.split("_")[0], kind_.endswith("open"))
+        elif kind_ == "html_inline":
+            reader.html(child.content)
+        elif kind_ in {"text", "code_inline"}:
+            reader.text(child.content, code=kind_ == "code_inline")
+    reader.close_link()
+    return reader.lines
+
+
+def group_lines(lines: list[LineBuilder]) -> list[Unit]:
+    """Lines to units: a new unit at each line with links once the current one has some."""
+    groups: list[LineBuilder] = []
+    for line in lines:
+        if groups and not (line.unit.links and groups[-1].unit.links):
+            merge(groups[-1], line)
+        else:
+            groups.append(line)
+    return [g.unit for g in groups]
+
+
+def as_cell(lines: list[LineBuilder]) -> Cell:
+    """A table cell from its inline lines (a `<br>` inside a cell does not split it)."""
+    first = lines[0]
+    for line in lines[1:]:
+        merge(first, line)
+    unit = first.unit
+    return Cell(text=unit.text, strong=unit.strong, links=unit.links)
+
+
+@dataclass
+class _State:
+    """Where the token walk stands: list items, quotes, table rows."""
+
+    item_head: bool = False
+    quote: int = 0
+    in_head: bool = False
+    headers: list[str] = field(default_factory=list)
+    row: Unit | None = None
+
+
+def _as_written(url: str) -> str:
+    return url.strip()
+
+
+@cache
+def _parser() -> MarkdownIt:
+    """CommonMark plus tables; link targets kept as written (curator normalises them itself,
+    and markdown-it's percent-encoding pass was a third of the parse time)."""
+    md = MarkdownIt("commonmark").enable("table")
+    md.normalizeLink = _as_written  # type: ignore[method-assign]
+    return md
 
 
 def scan_markdown(text: str) -> MdScan:
     """Walk the token stream once and sort what it holds into an MdScan."""
-    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    tokens = _parser().parse(text)
     scan = MdScan()
-    headers: list[str] = []
-    row: MdRow | None = None
-    in_head = False
+    state = _State()
     for i, tok in enumerate(tokens):
         line = tok.map[0] + 1 if tok.map else 0
-        if tok.type == "html_block":
+        kind = tok.type
+        if kind == "html_block":
             scan.html.append((line, tok.content))
-        elif tok.type == "heading_open":
-            scan.headings.append((line, read_inline(tokens[i + 1]).text.strip()))
-        elif tok.type == "thead_open":
-            in_head, headers = True, []
-        elif tok.type == "tbody_open":
-            in_head = False
-        elif tok.type == "tr_open" and not in_head:
-            row = MdRow(line, headers, [])
-        elif tok.type == "tr_close" and row is not None:
-            scan.rows.append(row)
-            row = None
-        elif tok.type == "inline":
-            _place_inline(tok, tokens[i - 1], scan, headers, row, in_head)
+        elif kind in {"code_block", "fence"}:
+            links = code_links(tok.content, line + (kind == "fence"))
+            if links:
+                scan.units.append(Unit(UnitKind.CODE, line, links=links, after=[""] * len(links)))
+        elif kind == "heading_open":
+            heading = group_lines(read_inline(tokens[i + 1], UnitKind.LINE))
+            scan.headings.append((line, clean(heading[0].text) if heading else ""))
+            scan.units.extend(u for u in heading if u.links)
+        elif kind == "list_item_open":
+            state.item_head = True
+        elif kind == "blockquote_open":
+            state.quote += 1
+        elif kind == "blockquote_close":
+            state.quote -= 1
+        else:
+            _table_or_inline(tok, tokens[i - 1] if i else tok, state, scan, line)
     return scan
 
 
-def _place_inline(
-    tok: Token, before: Token, scan: MdScan, headers: list[str], row: MdRow | None, in_head: bool
-) -> None:
-    """An inline run is a header text, a body cell, a heading (read elsewhere) or prose."""
-    if before.type == "heading_open":
+def _table_or_inline(tok: Token, before: Token, state: _State, scan: MdScan, line: int) -> None:
+    """Table structure and the inline runs of paragraphs and cells."""
+    kind = tok.type
+    if kind == "thead_open":
+        state.in_head, state.headers = True, []
+    elif kind == "tbody_open":
+        state.in_head = False
+    elif kind == "tr_open" and not state.in_head:
+        state.row = Unit(UnitKind.QUOTE if state.quote else UnitKind.ROW, line)
+        state.row.headers = state.headers
+    elif kind == "tr_close" and state.row is not None:
+        scan.units.append(state.row)
+        state.row = None
+    elif kind == "paragraph_open":
+        state.item_head, head = False, state.item_head
+        tok.meta["head"] = head
+    elif kind == "inline" and before.type != "heading_open":
+        _inline(tok, before, state, scan)
+
+
+def _inline(tok: Token, before: Token, state: _State, scan: MdScan) -> None:
+    """Place one inline run: a header text, a body cell, or the units of a paragraph."""
+    if before.type == "th_open" and state.in_head:
+        state.headers.append(clean(as_cell(read_inline(tok, UnitKind.ROW)).text))
         return
-    cell = read_inline(tok)
-    if before.type == "th_open" and in_head:
-        headers.append(cell.text.strip())
-    elif before.type in {"td_open", "th_open"} and row is not None:
-        row.cells.append(cell)
+    if before.type in {"td_open", "th_open"} and state.row is not None:
+        state.row.cells.append(as_cell(read_inline(tok, UnitKind.ROW)))
+        return
+    head = before.type == "paragraph_open" and bool(before.meta.get("head"))
+    kind = UnitKind.QUOTE if state.quote else (UnitKind.ITEM if head else UnitKind.LINE)
+    lines = read_inline(tok, kind)
+    if kind is UnitKind.ITEM:
+        first = lines[0]
+        for extra in lines[1:]:
+            merge(first, extra)
+        scan.units.append(first.unit)
     else:
-        scan.loose.extend(cell.links)
-
-
-def read_inline(tok: Token) -> MdCell:
-    """Plain text and links of one inline token, each link with its own line."""
-    cell = MdCell()
-    line = (tok.map[0] + 1) if tok.map else 0
-    link: list[str] | None = None  # [href, text, saw_image, saw_text]
-    for child in tok.children or []:
-        if child.type in {"softbreak", "hardbreak"}:
-            line += 1
-            cell.text += "\n"
-        elif child.type == "link_open":
-            link = [str(child.attrs.get("href", "")), "", "", ""]
-        elif child.type == "link_close" and link is not None:
-            only_image = bool(link[2]) and not link[3].strip()
-            cell.links.append(MdLink(link[0], link[1].strip(), line, only_image))
-            link = None
-        elif child.type == "image":
-            if link is not None:
-                link[2] = "image"
-        elif child.type == "html_inline":
-            if child.content.lower().startswith("<br"):
-                cell.text += "\n"
-        elif child.type in {"text", "code_inline"}:
-            cell.text += child.content
-            if link is not None:
-                link[1] += child.content
-                link[3] += child.content
-            elif child.type == "text":
-                cell.links.extend(bare_urls(child.content, line))
-    return cell
-
-
-def bare_urls(text: str, line: int) -> list[MdLink]:
-    """Bare http(s) URLs in one text run, as GitHub would autolink them."""
-    found = []
-    for match in _BARE_URL.finditer(text):
-        url = match.group(0).rstrip(_TRAILING)
-        found.append(MdLink(url, url, line))
-    return found
+        scan.units.extend(group_lines(lines))

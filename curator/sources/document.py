@@ -1,57 +1,58 @@
-"""Awesome-list documents (README.md) as a source: HTML paper rows and GitHub project links.
+"""Awesome-list documents (README.md) as a source: every link, in the entries it belongs to.
 
-Papers are the two-row `<tr>` format (date with rowspan, bold title, tag badges, links; then a
-row of bullet summaries). Projects are GitHub repository links in Markdown tables, lists and
-prose; a link that only wraps a badge image is decoration, not an entry.
+Two layers. `doc_markdown` and `doc_html` find every link with its line and group the links
+into units (list items, lines, table rows, HTML rows and blocks); `doc_entries` turns each
+unit into papers, projects or plain-link entries, whatever the layout. This module adds the
+home list's two-row HTML paper layout (date with rowspan, bold title, tag badges, links; then
+a row of bullet summaries), the offline findings (bad arXiv IDs, dates that are no dates,
+incomplete paper rows) and a reading check: arXiv IDs and repositories that the text links
+but no entry holds are reported, so a document that was not understood never reads as clean.
 """
 
 from __future__ import annotations
 
 import bisect
+import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 
 from curator.checks.interface import CheckContext
-from curator.model import Entry, Finding, Kind, Link, Service, Source
+from curator.model import Entry, Finding, Kind, Link, Source
 from curator.normalize import (
-    github_repo,
+    arxiv_id_in_url,
     github_subject,
-    is_arxiv_url,
+    is_arxiv_id_url,
     link_for,
-    parse_arxiv_id,
     url_subject,
 )
-from curator.sources.doc_html import Cell, HtmlLink, Row, SectionMark, parse_fragments
-from curator.sources.doc_markdown import MdLink, MdRow, MdScan, scan_markdown
+from curator.sources.doc_entries import (
+    Place,
+    anchors_of,
+    date_in,
+    is_date_text,
+    make_entries,
+    role_of,
+)
+from curator.sources.doc_html import SectionMark, parse_fragments
+from curator.sources.doc_markdown import scan_markdown
+from curator.sources.doc_units import Unit, UnitKind, clean
 from curator.sources.interface import Loaded
 from curator.sources.text import read_text
 from curator.sources.yaml_catalog import display_path
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-#: Header texts (lower-case) that name a project, give its date or its category.
-NAME_HEADERS = {"name", "system", "project", "名称", "项目名称", "项目"}
-TIME_HEADERS = {"time", "date", "since", "时间", "日期"}
-CATEGORY_HEADERS = {"category", "分类"}
-
-
-def clean(text: str) -> str:
-    """Collapse runs of whitespace to one space and trim."""
-    return " ".join(text.split())
-
-
-def date_problem(value: str) -> str:
-    """Why `value` is not a YYYY-MM-DD date, or "" when it is one."""
-    if not value:
-        return "no date"
-    if _DATE.fullmatch(value):
-        try:
-            date.fromisoformat(value)
-            return ""
-        except ValueError:
-            pass
-    return f"date {value!r} is not a YYYY-MM-DD date"
+# The list's own repository, named by its star-history chart or contributors image.
+_OWN_REPO = re.compile(
+    r"(?:star-history\.com/(?:#|svg\?repos=|chart\?repos=)|contrib\.rocks/image\?repo=)"
+    r"([A-Za-z0-9-]+/[A-Za-z0-9_.-]+)"
+)
+_NOT_LINKS = re.compile(
+    r"<!--.*?(?:-->|\Z)|<img\b[^>]*>|!\[[^\]]*\]\([^)]*\)|(?<!`)`[^`\n]+`(?!`)", re.DOTALL
+)
+# Independent count for the reading check: arXiv IDs and repositories as the text links them.
+_TEXT_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})", re.IGNORECASE)
+_TEXT_REPO = re.compile(r"https?://(?:www\.)?github\.com/[A-Za-z0-9-]+/[A-Za-z0-9_.-]+")
 
 
 @dataclass
@@ -61,6 +62,7 @@ class _Reader:
     file: str
     context: CheckContext
     sections: list[tuple[int, str]]
+    own_repo: str | None = None
     entries: list[Entry] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
@@ -68,6 +70,10 @@ class _Reader:
         """The section (heading or `<summary>`) in force at `line`."""
         i = bisect.bisect_right(self.sections, (line, "\uffff")) - 1
         return self.sections[i][1] if i >= 0 else ""
+
+    def place(self, line: int) -> Place:
+        """Where a unit at `line` stands."""
+        return Place(self.file, self.section_at(line), self.own_repo)
 
     def invalid(self, subject: str, line: int, problems: list[str], what: str) -> None:
         """One `entry-invalid` finding listing every problem of one row."""
@@ -91,17 +97,39 @@ class DocumentSource:
         return path.suffix.lower() in {".md", ".markdown"} and not path.is_dir()
 
     def load(self, path: Path) -> Loaded:
-        """Every paper row and project link of the document, with offline findings."""
+        """Every entry and link of the document, with offline findings and reading notes."""
         display = display_path(path)
-        scan = scan_markdown(read_text(path, display))
+        text = read_text(path, display)
+        scan = scan_markdown(text)
         html = parse_fragments(scan.html)
-        reader = _Reader(display, self.context, section_table(scan.headings, html.marks))
-        read_papers(reader, html.rows)
-        read_projects(reader, scan)
-        bad_arxiv_links(reader, scan, html.rows)
+        sections = section_table(scan.headings, html.marks)
+        units = sorted(scan.units + html.units, key=lambda u: u.line)
+        reader = _Reader(display, self.context, sections, own_repository(text, units))
+        read_units(reader, units)
+        bad_arxiv_links(reader, units)
         entries = sorted(reader.entries, key=lambda e: e.source.line)
         findings = sorted(reader.findings, key=lambda f: (f.source.line, f.code))
-        return Loaded(tuple(entries), tuple(findings), (display,))
+        unread, notes = reading_check(reader, text, entries)
+        findings += unread
+        return Loaded(tuple(entries), tuple(findings), (display,), tuple(notes))
+
+
+def own_repository(text: str, units: list[Unit]) -> str | None:
+    """`github:owner/name` of the list itself, whose links are the list's own pages.
+
+    GITHUB_REPOSITORY when the workflow sets it; else the repository of the list's star
+    chart or contributors image; else one that two or more badges link to.
+    """
+    named = os.environ.get("GITHUB_REPOSITORY", "")
+    if named.count("/") == 1:
+        return f"github:{named.lower()}"
+    found = Counter(m.group(1).lower() for m in _OWN_REPO.finditer(text))
+    if found:
+        return f"github:{found.most_common(1)[0][0]}"
+    badges = Counter(github_subject(a.url) for u in units for a in u.all_links() if a.image_only)
+    badges.pop(None, None)
+    top = badges.most_common(1)
+    return top[0][0] if top and top[0][1] >= 2 else None
 
 
 def section_table(
@@ -124,75 +152,50 @@ def section_table(
     return table
 
 
-# --- papers --------------------------------------------------------------------------------
-
-
-def read_papers(reader: _Reader, rows: list[Row]) -> None:
-    """Pair head and summary rows into paper entries; other rows may hold projects."""
+def read_units(reader: _Reader, units: list[Unit]) -> None:
+    """Entries from every unit; HTML paper rows pair with their summary row first."""
     i = 0
-    while i < len(rows):
-        row = rows[i]
-        follow = rows[i + 1] if i + 1 < len(rows) else None
+    while i < len(units):
+        unit = units[i]
+        follow = units[i + 1] if i + 1 < len(units) else None
         summary = follow if follow is not None and is_summary(follow) else None
-        if is_head(row, summary):
-            paper_entry(reader, row, summary)
+        if unit.html and is_head(unit, summary):
+            paper_row(reader, unit, summary)
             i += 2 if summary is not None else 1
             continue
-        if is_summary(row) and row.cells[0].span("colspan") > 1:
-            reader.invalid("", row.line, ["summary row without its paper row"], "paper row")
-        html_projects(reader, row)
+        if unit.html and is_summary(unit) and unit.cells[0].colspan > 1 and not unit.all_links():
+            reader.invalid("", unit.line, ["summary row without its paper row"], "paper row")
+        made = make_entries(unit, reader.place(unit.line))
+        reader.entries.extend(made.entries)
+        for entry, raw in made.bad_dates:
+            what = f"{entry.kind.value} {entry.title!r}"
+            reader.invalid(entry.subject, entry.source.line, [f"{raw!r} is not a date"], what)
         i += 1
 
 
-def is_head(row: Row, summary: Row | None) -> bool:
+def is_summary(unit: Unit) -> bool:
+    """A paper's second row: an HTML row of one cell (the bullets)."""
+    return unit.html and len(unit.cells) == 1 and unit.cells[0].rowspan == 1
+
+
+def is_head(unit: Unit, summary: Unit | None) -> bool:
     """A paper's first row: a rowspan date cell, or linked cells followed by a summary row."""
-    if len(row.cells) < 2:
+    if unit.kind is not UnitKind.ROW or len(unit.cells) < 2:
         return False
-    linked = any(c.links for c in row.cells)
-    return row.cells[0].span("rowspan") > 1 or (linked and summary is not None)
+    first = unit.cells[0]
+    dated = first.rowspan > 1 and (not clean(first.text) or date_in(clean(first.text)) is not None)
+    return dated or (bool(unit.all_links()) and summary is not None)
 
 
-def html_projects(reader: _Reader, row: Row) -> None:
-    """A row of an HTML table that is not a paper: its repository links are projects."""
-    seen: set[str] = set()
-    for link in (lk for c in row.cells for lk in c.links):
-        subject = github_subject(link.href)
-        if subject is None or subject in seen or not clean(link.text):
-            continue  # not a repository, a repeat, or a bare badge
-        seen.add(subject)
-        repo = MdLink(link.href, clean(link.text), link.line)
-        project_entry(reader, repo, link_title(repo), [], {}, row.line)
-
-
-def is_summary(row: Row) -> bool:
-    """A paper's second row: one cell (the bullets)."""
-    return len(row.cells) == 1 and row.cells[0].span("rowspan") == 1
-
-
-def paper_links(links: list[HtmlLink]) -> list[Link]:
-    """Links of a paper row with their roles: arXiv and venues `paper`, GitHub `code`."""
-    out: list[Link] = []
-    for link in links:
-        label = (link.text + " " + " ".join(link.alts)).lower()
-        if is_arxiv_url(link.href):
-            role = "paper"
-        elif github_repo(link.href) is not None:
-            role = "code"
-        elif "paper" in label or not any(x.role == "paper" for x in out):
-            role = "paper"
-        else:
-            role = "website"
-        out.append(link_for(role, link.href))
-    return out
-
-
-def paper_entry(reader: _Reader, head: Row, summary: Row | None) -> None:
-    """One paper entry from its rows, plus an `entry-invalid` finding for what is missing."""
+def paper_row(reader: _Reader, head: Unit, summary: Unit | None) -> None:
+    """One paper entry from the two-row layout, plus an `entry-invalid` for what is missing."""
     cells = head.cells
     when = clean(cells[0].text)
-    title = clean(cells[1].strong or cells[1].text)
-    links = paper_links([lk for c in cells for lk in c.links])
-    problems = [p for p in (date_problem(when),) if p]
+    title = clean(cells[1].strong[0] if cells[1].strong else cells[1].text)
+    anchors = anchors_of(head, reader.own_repo)
+    links = [link_for(role_of(a), a.url) for a in anchors]
+    links.sort(key=lambda lk: lk.role != "paper")  # the paper link is the entry's identity
+    problems = [date_problem(when)] if date_problem(when) else []
     if not head.opened:
         problems.insert(0, "the row has no opening <tr>")
     if summary is not None and not summary.opened:
@@ -206,151 +209,100 @@ def paper_entry(reader: _Reader, head: Row, summary: Row | None) -> None:
         return
     subject, fields = paper_identity(links)
     reader.invalid(subject, head.line, problems, f"paper row {title!r}")
+    found = date_in(when)
     reader.entries.append(
         Entry(
-            subject=subject,
-            kind=Kind.PAPER,
-            source=Source(reader.file, head.line),
-            title=title,
-            date=when,
+            subject=subject, kind=Kind.PAPER, source=Source(reader.file, head.line),
+            title=title, date=found[0] if found and not date_problem(when) else when,
             section=reader.section_at(head.line),
-            tags=tuple(alt for c in cells[1:] for alt in c.image_alts),
-            links=tuple(links),
-            summary=bullets(summary.cells[0]) if summary is not None else "",
+            tags=tuple(alt for c in cells[1:] for alt in c.alts),
+            links=tuple(links), summary=bullets(summary) if summary is not None else "",
             fields=fields,
         )
-    )
+    )  # fmt: skip
+
+
+def date_problem(value: str) -> str:
+    """Why `value` is not a date (a year and month, or a full date), or "" when it is one."""
+    if not value:
+        return "no date"
+    found = date_in(value)
+    if found and found.valid and is_date_text(value):
+        return ""
+    return f"date {value!r} is not a date"
 
 
 def paper_identity(links: list[Link]) -> tuple[str, dict[str, str]]:
     """The subject (first valid arXiv ID, else the paper link, else the first link) and
     the raw identity fields (`arxiv` as written, or `url`)."""
     for link in links:
-        found = parse_arxiv_id(link.url) if link.service is Service.ARXIV else None
+        found = arxiv_id_in_url(link.url)
         if found is not None:
             return found.subject, {"arxiv": str(found)}
     main = next((lk for lk in links if lk.role == "paper"), links[0])
     return main.subject, {"url": main.url}
 
 
-def bullets(cell: Cell) -> str:
+def bullets(summary: Unit) -> str:
     """The summary bullets, one per line, as written."""
-    return "\n".join(clean(part) for part in cell.text.split("\n") if clean(part))
+    text = summary.cells[0].text
+    return "\n".join(clean(part) for part in text.split("\n") if clean(part))
 
 
-# --- projects ------------------------------------------------------------------------------
+# --- offline checks ------------------------------------------------------------------------
 
 
-def read_projects(reader: _Reader, scan: MdScan) -> None:
-    """Projects from Markdown table rows and from repository links anywhere else."""
-    for row in scan.rows:
-        table_projects(reader, row)
-    for link in scan.loose:
-        if not link.image_only and github_repo(link.url) is not None:
-            project_entry(reader, link, link_title(link), [], {})
-
-
-def link_title(link: MdLink) -> str:
-    """A project's name from its link text; `owner/repo` when the text is the bare URL."""
-    if link.text and link.text != link.url:
-        return clean(link.text)
-    found = github_repo(link.url)
-    return f"{found[0]}/{found[1]}" if found else link.url
-
-
-def column(row: MdRow, names: set[str]) -> int | None:
-    """Index of the first column whose header is one of `names` (case-insensitive)."""
-    for i, header in enumerate(row.headers):
-        if clean(header).lower() in names and i < len(row.cells):
-            return i
-    return None
-
-
-def table_projects(reader: _Reader, row: MdRow) -> None:
-    """One project per distinct repository linked in the row (badge-only links skipped)."""
-    links = [lk for c in row.cells for lk in c.links if not lk.image_only]
-    repos: dict[str, MdLink] = {}
-    for link in links:
-        subject = github_subject(link.url)
-        if subject is not None:
-            repos.setdefault(subject, link)
-    if not repos:
-        return
-    extra = row_fields(row)
-    name_col = column(row, NAME_HEADERS)
-    for repo in repos.values():
-        title = link_title(repo)
-        others: list[MdLink] = []
-        if len(repos) == 1:
-            others = [lk for lk in links if lk is not repo]
-            if name_col is not None and not row.cells[name_col].links:
-                title = clean(row.cells[name_col].text) or title
-        project_entry(reader, repo, title, others, extra, row.line)
-
-
-def row_fields(row: MdRow) -> dict[str, str]:
-    """`since`, `category` and `description` of a table row, when its columns say so."""
-    out: dict[str, str] = {}
-    used: set[int] = set()
-    for key, names in (("since", TIME_HEADERS), ("category", CATEGORY_HEADERS)):
-        col = column(row, names)
-        if col is not None:
-            out[key] = clean(row.cells[col].text)
-            used.add(col)
-    name_col = column(row, NAME_HEADERS)
-    last = len(row.cells) - 1
-    if last > 0 and last not in used | {name_col} and not row.cells[last].links:
-        out["description"] = clean(row.cells[last].text)
-    return out
-
-
-def project_entry(
-    reader: _Reader,
-    repo: MdLink,
-    title: str,
-    others: list[MdLink],
-    extra: dict[str, str],
-    line: int = 0,
-) -> None:
-    """One project entry: the repository link first, other links of its row as `website`."""
-    at = line or repo.line
-    links = [link_for("repo", repo.url)] + [link_for("website", lk.url) for lk in others]
-    fields = {"repo": repo.url, **extra}
-    if others:
-        fields["website"] = others[0].url
-    since = extra.get("since", "")
-    subject = links[0].subject
-    problem = date_problem(since) if "since" in extra else ""
-    reader.invalid(subject, at, [problem] if problem else [], f"project row {title!r}")
-    reader.entries.append(
-        Entry(
-            subject=subject,
-            kind=Kind.PROJECT,
-            source=Source(reader.file, at),
-            title=title,
-            date=since,
-            section=reader.section_at(at),
-            links=tuple(links),
-            summary=extra.get("description", ""),
-            fields=fields,
-        )
-    )
-
-
-# --- offline ID check ----------------------------------------------------------------------
-
-
-def bad_arxiv_links(reader: _Reader, scan: MdScan, rows: list[Row]) -> None:
-    """`arxiv-bad-id` for every arxiv.org link anywhere whose identifier does not parse."""
+def bad_arxiv_links(reader: _Reader, units: list[Unit]) -> None:
+    """`arxiv-bad-id` for every arxiv.org paper link whose identifier does not parse."""
     seen: set[tuple[str, int]] = set()
-    md_links = [lk for r in scan.rows for c in r.cells for lk in c.links] + scan.loose
-    html_links = [(lk.href, lk.line) for r in rows for c in r.cells for lk in c.links]
-    for url, line in [(lk.url, lk.line) for lk in md_links] + html_links:
-        if (url, line) in seen or not is_arxiv_url(url) or parse_arxiv_id(url) is not None:
+    for anchor in (a for u in units for a in u.all_links()):
+        key = (anchor.url, anchor.line)
+        if key in seen or not is_arxiv_id_url(anchor.url) or arxiv_id_in_url(anchor.url):
             continue
-        seen.add((url, line))
-        message = f"{url} does not hold a valid arXiv identifier"
+        seen.add(key)
+        message = f"{anchor.url} does not hold a valid arXiv identifier"
         reader.findings.append(
-            reader.context.finding("arxiv-bad-id", url_subject(url), Source(reader.file, line),
-                                   message, evidence=url)
+            reader.context.finding("arxiv-bad-id", url_subject(anchor.url),
+                                   Source(reader.file, anchor.line), message, evidence=anchor.url)
         )  # fmt: skip
+
+
+def reading_check(
+    reader: _Reader, text: str, entries: list[Entry]
+) -> tuple[list[Finding], list[str]]:
+    """`document-unread` for what the text links but no entry holds; a note for IDs that
+    could only be checked as plain links. A document that was not read is never clean."""
+    file = reader.file
+    if not entries:
+        message = "no entries and no links were read from this document"
+        return [reader.context.finding("document-unread", file, Source(file, 1), message)], []
+    # Comments and images are not links: blank them out, keeping the line count.
+    visible = _NOT_LINKS.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    held = {s for e in entries for s in e.subjects()}
+    missed: dict[str, int] = {}
+    for m in _TEXT_ARXIV.finditer(visible):
+        subject = f"arxiv:{m.group(1)}"
+        if subject not in held and arxiv_id_in_url(m.group(0)) is not None:
+            missed.setdefault(subject, visible.count("\n", 0, m.start()) + 1)
+    for m in _TEXT_REPO.finditer(visible):
+        repo = github_subject(m.group(0))
+        if repo and repo not in held and repo != reader.own_repo:
+            missed.setdefault(repo, visible.count("\n", 0, m.start()) + 1)
+    findings: list[Finding] = []
+    if missed:
+        lines = sorted(set(missed.values()))
+        message = f"{len(missed)} linked arXiv IDs or repositories were not read"
+        shown = ", ".join(str(n) for n in lines[:20]) + (" …" if len(lines) > 20 else "")
+        findings.append(reader.context.finding(
+            "document-unread", file, Source(file, lines[0]), message, evidence=f"lines {shown}"
+        ))  # fmt: skip
+    notes: list[str] = []
+    plain = {
+        lk.subject for e in entries if e.kind is Kind.LINK
+        for lk in e.links if lk.subject.startswith("arxiv:")
+    }  # fmt: skip
+    plain -= {e.subject for e in entries if e.kind is Kind.PAPER}
+    if plain:
+        notes.append(f"{file}: {len(plain)} arXiv IDs have no title beside them; "
+                     "they are checked for existence only")  # fmt: skip
+    return findings, notes

@@ -16,6 +16,7 @@ class Loaded:
     entries: tuple[Entry, ...] = ()
     findings: tuple[Finding, ...] = ()
     files: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()  # what the reader wants the report to say (reading gaps)
 
 
 class Source(Protocol):

@@ -114,7 +114,11 @@ def _raise_structure_error(errors: list[Any], node: yaml.Node, name: str) -> Non
     """Fatal: the file is not a catalogue file at all (errors outside the item lists)."""
     for err in errors:
         path = list(err.absolute_path)
-        if len(path) >= 2 and path[0] in ("papers", "projects") and isinstance(path[1], int):
+        if (
+            len(path) >= 2
+            and path[0] in ("papers", "projects", "links")
+            and isinstance(path[1], int)
+        ):
             continue
         extra = _unknown_key(err, node, path)
         if extra:
@@ -179,7 +183,7 @@ def _entries(
     findings: list[Finding] = []
     for list_key, index, item in _items(data):
         source = Source(name, line_of(node, [list_key, index]))
-        build = _paper if list_key == "papers" else _project
+        build = {"papers": _paper, "projects": _project, "links": _plain_link}[list_key]
         entry, offline = build(item, source, section)
         findings.extend(offline)
         problems = bad.get((list_key, index), [])
@@ -201,7 +205,7 @@ def _entries(
 
 
 def _items(data: dict[str, Any]) -> Iterator[tuple[str, int, dict[str, Any]]]:
-    for list_key in ("papers", "projects"):
+    for list_key in ("papers", "projects", "links"):
         for index, item in enumerate(data.get(list_key) or []):
             yield list_key, index, item if isinstance(item, dict) else {}
 
@@ -258,6 +262,7 @@ def _paper(
         summary=_text(item, "summary"),
         summary_zh=_text(item, "summary_zh"),
         fields=item,
+        short_title=item.get("short_title") is True,
     )
     return entry, findings
 
@@ -285,6 +290,21 @@ def _project(
         summary_zh=_text(item, "description_zh"),
         fields=item,
     )
+    return entry, []
+
+
+def _plain_link(
+    item: dict[str, Any], source: Source, section: str
+) -> tuple[Entry | None, list[Finding]]:
+    """A plain link of the list: checked like any link, with no paper or project behind it."""
+    if not _text(item, "url"):
+        return None, []
+    also = [u.strip() for u in item.get("also") or () if isinstance(u, str) and u.strip()]
+    links = [link_for("url", url) for url in (_text(item, "url"), *also)]
+    entry = Entry(
+        subject=links[0].subject, kind=Kind.LINK, source=source, title=_text(item, "title"),
+        section=_text(item, "section") or section, links=_unique(links), fields=item,
+    )  # fmt: skip
     return entry, []
 
 

@@ -33,7 +33,9 @@ def item_lines(origin: str, values: Mapping[str, object]) -> list[str]:
     """One list item: a comment naming where it came from, then its keys in order."""
     out = [f"  # {origin}"]
     for key, value in values.items():
-        if isinstance(value, str) and "\n" in value:
+        if isinstance(value, bool):
+            out.append(f"{INDENT}{key}: {'true' if value else 'false'}")
+        elif isinstance(value, str) and "\n" in value:
             out.extend(block(key, value))
         elif isinstance(value, str):
             out.append(f"{INDENT}{key}: {quoted(value)}")
@@ -53,6 +55,8 @@ def paper_values(entry: Entry) -> dict[str, object]:
     """The catalogue keys of a paper entry, empty values left out (title and date kept)."""
     raw = entry.fields
     values: dict[str, object] = {"title": entry.title}
+    if entry.short_title:
+        values["short_title"] = True
     if raw.get("arxiv"):
         values["arxiv"] = str(raw["arxiv"])
         main = next((lk for lk in entry.links if lk.subject == entry.subject), None)
@@ -68,7 +72,7 @@ def paper_values(entry: Entry) -> dict[str, object]:
     ]
     values["summary"] = entry.summary
     values["summary_zh"] = entry.summary_zh
-    return {k: v for k, v in values.items() if v or k in {"title", "date"}}
+    return {k: v for k, v in values.items() if v or k == "title"}
 
 
 def project_values(entry: Entry) -> dict[str, object]:
@@ -88,6 +92,17 @@ def project_values(entry: Entry) -> dict[str, object]:
         "description_zh": entry.summary_zh,
     }
     return {k: v for k, v in values.items() if v or k in {"name", "repo"}}
+
+
+def link_values(entry: Entry) -> dict[str, object]:
+    """The catalogue keys of a plain-link entry (its other links of the same line in `also`)."""
+    values: dict[str, object] = {
+        "url": entry.links[0].url,
+        "title": entry.title,
+        "also": [lk.url for lk in entry.links[1:]],
+        "section": entry.section,
+    }
+    return {k: v for k, v in values.items() if v or k == "url"}
 
 
 def catalog_file(

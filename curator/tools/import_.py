@@ -17,10 +17,17 @@ from curator.checks.interface import CheckContext
 from curator.model import Entry, Finding, Kind
 from curator.sources.document import DocumentSource
 from curator.tools.bilingual import pair_translations
-from curator.tools.catalog_yaml import catalog_file, item_lines, paper_values, project_values
+from curator.tools.catalog_yaml import (
+    catalog_file,
+    item_lines,
+    link_values,
+    paper_values,
+    project_values,
+)
 
 DEFAULT_PAPERS = "Papers"
 PROJECTS_SECTION = "Projects"
+LINKS_SECTION = "Links"
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,7 @@ class ImportResult:
     files: tuple[str, ...]
     papers: int
     projects: int
+    links: int
     warnings: tuple[str, ...]
     findings: tuple[Finding, ...]
 
@@ -48,10 +56,12 @@ def import_document(
         findings.extend(missing)
     files = write_catalog(entries, Path(out_dir))
     papers = sum(1 for e in entries if e.kind is Kind.PAPER)
+    projects = sum(1 for e in entries if e.kind is Kind.PROJECT)
     return ImportResult(
         files=tuple(f.as_posix() for f in files),
         papers=papers,
-        projects=len(entries) - papers,
+        projects=projects,
+        links=len(entries) - papers - projects,
         warnings=tuple(warning(f) for f in findings),
         findings=tuple(findings),
     )
@@ -71,9 +81,12 @@ def write_catalog(entries: list[Entry], out_dir: Path) -> list[Path]:
     """Write papers by section and all projects; return the files written."""
     sections: dict[str, list[Entry]] = {}
     projects: list[Entry] = []
+    links: list[Entry] = []
     for entry in entries:
         if entry.kind is Kind.PROJECT:
             projects.append(entry)
+        elif entry.kind is Kind.LINK:
+            links.append(entry)
         else:
             sections.setdefault(entry.section or DEFAULT_PAPERS, []).append(entry)
     schema = out_dir / "schema.json"
@@ -89,6 +102,10 @@ def write_catalog(entries: list[Entry], out_dir: Path) -> list[Path]:
         items = [item_lines(str(e.source), project_values(e)) for e in projects]
         text = catalog_file(target, schema, PROJECTS_SECTION, "projects", items)
         written.append(write(target, text))
+    if links:
+        target = out_dir / "links.yaml"
+        items = [item_lines(str(e.source), link_values(e)) for e in links]
+        written.append(write(target, catalog_file(target, schema, LINKS_SECTION, "links", items)))
     if not schema.exists():
         written.append(write(schema, package_schema()))
     return written

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from curator.errors import InputError
+from curator.errors import InputError, UsageError
 from curator.model import Entry, Kind
 from curator.sources.text import read_text
 from curator.sources.yaml_catalog import CatalogSource
@@ -37,13 +37,27 @@ class RenderResult:
     added: tuple[str, ...]
 
 
-def render(data_dir: Path | str, readme_path: Path | str, check: bool = False) -> RenderResult:
-    """Regenerate README's marked sections from `data_dir`; write unless `check`."""
+def render(
+    data_dir: Path | str, readme_path: Path | str, check: bool = False, append: bool = False
+) -> RenderResult:
+    """Regenerate README's marked sections from `data_dir`; write unless `check`.
+
+    A document with no markers at all is left alone (UsageError) unless `append` is asked.
+    """
     readme = Path(readme_path)
-    entries = CatalogSource().load(Path(data_dir)).entries
+    # Plain links have no place in the rendered layout; they stay in the catalogue only.
+    entries = tuple(
+        e for e in CatalogSource().load(Path(data_dir)).entries if e.kind is not Kind.LINK
+    )
     old = read_text(readme) if readme.exists() else ""
     groups = group(entries)
     text, used = fill_markers(old, groups, readme.as_posix())
+    if old.strip() and not used and not append:
+        raise UsageError(
+            f"{readme.as_posix()} has no `<!-- curator:begin SECTION -->` markers, so render "
+            "would only append whole new sections to it; nothing was changed. Add the markers "
+            "where the sections belong (see the README), or pass --append to add them at the end"
+        )
     added = tuple(name for name in groups if name not in used)
     text = append_sections(text, {name: groups[name] for name in added})
     papers = sum(1 for e in entries if e.kind is Kind.PAPER)

@@ -82,7 +82,8 @@ def test_rendered_logs_validate(report: Report, ctx: object) -> None:
 
 @pytest.fixture
 def catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A duplicate, then an undated bad arXiv ID, in a file whose name has a space."""
+    """A duplicate, then a bad arXiv ID with a date that is no date, in a file whose name has
+    a space."""
     (tmp_path / "pyproject.toml").write_text("[tool.curator]\n", encoding="utf-8")
     data = tmp_path / "data"
     data.mkdir()
@@ -91,7 +92,7 @@ def catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "papers:\n"
         '  - {title: "MemGPT", arxiv: "2310.08560", date: "2023-10-12"}\n'
         '  - {title: "MemGPT again", arxiv: "2310.08560v2", date: "2023-10-12"}\n'
-        '  - {title: "Bad id", arxiv: "not-an-id"}\n',
+        '  - {title: "Bad id", arxiv: "not-an-id", date: "someday"}\n',
         encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)

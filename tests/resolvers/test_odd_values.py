@@ -20,7 +20,7 @@ from curator.resolvers.github_http import Answer, Failure, GithubHttp
 from curator.resolvers.http import parse_retry_after
 from curator.resolvers.interface import Counter, NotFound
 from curator.resolvers.web import WebResolver
-from curator.sources.doc_html import Cell
+from curator.sources.doc_html import span_value
 from tests.doubles.github import FakeTime
 
 FEED = (
@@ -32,8 +32,8 @@ FEED = (
 
 @pytest.mark.parametrize("value", ["²", "١٢", "1" * 5000])
 def test_span_that_int_refuses_counts_as_one(value: str) -> None:
-    assert Cell(1, {"rowspan": value}).span("rowspan") == 1
-    assert Cell(1, {"rowspan": "2"}).span("rowspan") == 2
+    assert span_value({"rowspan": value}, "rowspan") == 1
+    assert span_value({"rowspan": "2"}, "rowspan") == 2
 
 
 def test_retry_after_with_a_unicode_digit_is_ignored() -> None:

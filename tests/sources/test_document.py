@@ -70,7 +70,7 @@ def test_venue_link_is_the_paper_link() -> None:
 def test_invalid_rows_say_what_is_missing() -> None:
     messages = {f.source.line: f.message for f in load(CASES / "paper_rows.md").findings}
     assert "no opening <tr>" in messages[32]
-    assert "'2025-12-3' is not a YYYY-MM-DD date" in messages[40]
+    assert "'2025-12-33' is not a date" in messages[40]
     assert "no date" in messages[84] and "no summary row" in messages[84]
     assert "no link" in messages[90]
 
@@ -111,8 +111,8 @@ def test_section_returns_to_heading_after_details(tmp_path: Path) -> None:
 
 def test_iaar_sample_every_paper_row() -> None:
     text = IAAR.read_text(encoding="utf-8")
-    papers = by_kind(load(IAAR), Kind.PAPER)
-    # Independent count: each paper starts with one rowspan date cell.
+    papers = [p for p in by_kind(load(IAAR), Kind.PAPER) if p.summary]
+    # Independent count: each two-row paper starts with one rowspan date cell.
     assert len(papers) == text.count('rowspan="2"') == 25
     hrefs = re.findall(r'<a href="(https://[^"]+)"', text)
     arxiv_ids = {parse_arxiv_id(h) for h in hrefs if "arxiv.org" in h}
@@ -127,6 +127,24 @@ def test_iaar_sample_every_paper_row() -> None:
     summary_lines = [line for p in papers for line in p.summary.split("\n")]
     assert all(line.startswith("•") for line in summary_lines)
     assert len(summary_lines) == len(bullet_lines) == 73
+
+
+def test_iaar_sample_benchmark_table_one_paper_per_named_link() -> None:
+    lines = IAAR.read_text(encoding="utf-8").splitlines()
+    start = lines.index("### 📊 Benchmarks and Tasks")
+    end = lines.index("### 💻 Systems and Open Sources")
+    ids = {
+        f"arxiv:{m}"
+        for line in lines[start:end]
+        for m in re.findall(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{5})", line)
+    }
+    papers = [p for p in by_kind(load(IAAR), Kind.PAPER) if start < p.source.line <= end]
+    assert {p.subject for p in papers} == ids and len(ids) > 20
+    memory_agent_bench = next(p for p in papers if p.subject == "arxiv:2507.05257")
+    assert memory_agent_bench.title == "MemoryAgentBench"
+    # The ACL Anthology links of the same cells are still checked, as plain links.
+    links = {lk.url for e in by_kind(load(IAAR), Kind.LINK) for lk in e.links}
+    assert "https://aclanthology.org/2025.emnlp-main.580.pdf" in links
 
 
 def test_iaar_sample_every_system_row() -> None:
@@ -146,10 +164,14 @@ def test_iaar_sample_every_system_row() -> None:
 
 def test_iaar_sample_has_no_invented_entries_or_findings() -> None:
     loaded = load(IAAR)
-    assert len(loaded.entries) == 25 + 76
     assert loaded.findings == ()
     # The list's own badges link to its repository; a badge is not an entry.
-    assert "github:iaar-shanghai/awesome-ai-memory" not in {e.subject for e in loaded.entries}
+    assert "github:iaar-shanghai/awesome-ai-memory" not in {
+        s for e in loaded.entries for s in e.subjects()
+    }
+    # Prose links (the licence badge's target, the Chinese version) are plain links.
+    plain = {e.subject for e in by_kind(loaded, Kind.LINK)}
+    assert "https://opensource.org/licenses/MIT" in plain
 
 
 def test_xiaomingx_sample_every_repository_link() -> None:
@@ -157,8 +179,7 @@ def test_xiaomingx_sample_every_repository_link() -> None:
     # Independent count: Markdown links whose target is a github.com repository.
     targets = re.findall(r"\]\((https://github\.com/[^)\s]+)\)", text)
     repos = [github_subject(t) for t in targets if github_subject(t) and "?" not in t]
-    projects = load(XIAOMINGX).entries
-    assert all(p.kind is Kind.PROJECT for p in projects)
+    projects = by_kind(load(XIAOMINGX), Kind.PROJECT)
     assert len(projects) == len(repos) == 41
     assert [p.subject for p in projects] == repos
     assert load(XIAOMINGX).findings == ()

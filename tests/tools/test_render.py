@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import InputError
+from curator.errors import InputError, UsageError
 from curator.model import Kind
 from curator.sources.document import DocumentSource
 from curator.tools.render import render
@@ -129,10 +129,18 @@ def test_check_passes_after_render_and_fails_after_a_hand_edit(data: Path, tmp_p
     assert not render(data, readme, check=True).changed
 
 
+def test_document_without_markers_is_left_alone_unless_asked(data: Path, tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# Only prose\n- [A list](https://example.org) in another layout\n")
+    with pytest.raises(UsageError, match="no `<!-- curator:begin SECTION -->` markers"):
+        render(data, readme)
+    assert readme.read_text() == "# Only prose\n- [A list](https://example.org) in another layout\n"
+
+
 def test_sections_without_markers_are_appended(data: Path, tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
     readme.write_text("# Only prose\n", encoding="utf-8")
-    result = render(data, readme)
+    result = render(data, readme, append=True)
     assert result.added == ("Survey", "Systems")
     text = readme.read_text(encoding="utf-8")
     assert text.startswith("# Only prose\n")

@@ -1,0 +1,159 @@
+"""What the document parsers hand to the entry reader: links as written, grouped into units.
+
+A *unit* is the smallest piece of an awesome-list that can hold one entry: a list item's own
+text, one line of a paragraph, a table row, an HTML block or row. Both parsers (Markdown in
+`doc_markdown`, inline HTML in `doc_html`) produce the same values, so the entry reader
+(`doc_entries`) knows one shape whatever the layout.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+# A bare URL in text (GitHub autolinks these); small and local on purpose.
+_BARE_URL = re.compile(r"https?://[^\s<>\[\]()|\"'`]+")
+_TRAILING = ".,;:!?*_~"
+# Plain-text arXiv identifiers: `arXiv:2305.10250v2`, `arXiv: hep-th/9901001`.
+_PLAIN_ARXIV = re.compile(
+    r"\barxiv\s*:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)",
+    re.IGNORECASE,
+)
+
+
+class UnitKind(StrEnum):
+    """Where a unit stands; decides what it may become."""
+
+    ITEM = "item"  # a list item's first paragraph
+    LINE = "line"  # a line of any other paragraph (or an HTML block outside tables)
+    ROW = "row"  # a table row (Markdown or HTML)
+    QUOTE = "quote"  # anything inside a blockquote: its links are checked, never entries
+    CODE = "code"  # a code block: only its arXiv and GitHub links are read
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A link as written: target, visible text, line; `image_only` when it wraps a badge."""
+
+    url: str
+    text: str
+    line: int
+    image_only: bool = False
+    bare: bool = False  # a bare URL or a plain-text `arXiv:ID`, not a link in the source
+
+
+@dataclass
+class Cell:
+    """One table cell: its text, bold runs, images' alt texts and links."""
+
+    text: str = ""
+    strong: list[str] = field(default_factory=list)
+    alts: list[str] = field(default_factory=list)
+    links: list[Anchor] = field(default_factory=list)
+    rowspan: int = 1
+    colspan: int = 1
+    th: bool = False
+
+
+@dataclass
+class Unit:
+    """One candidate entry: its text as runs, links, and (for rows) cells and headers.
+
+    `lead` is the text before the first link, bold or emphasis (where a date and a plain
+    title stand); `after[i]` is the text between link i and the next link (a ` - description`
+    or a `(Venue)` stands there).
+    """
+
+    kind: UnitKind
+    line: int
+    text: str = ""
+    lead: str = ""
+    strong: list[str] = field(default_factory=list)
+    emphasis: list[str] = field(default_factory=list)
+    links: list[Anchor] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+    headers: list[str] = field(default_factory=list)
+    summary: str = ""
+    opened: bool = True  # an HTML row whose `<tr>` was missing
+    html: bool = False  # read from inline HTML (the two-row paper layout lives there)
+
+    def all_links(self) -> list[Anchor]:
+        """Links of the unit, those in cells included, in document order."""
+        return self.links + [lk for c in self.cells for lk in c.links]
+
+
+class LineBuilder:
+    """One line (or HTML block) being read into a unit: runs of text, bold, emphasis, links."""
+
+    def __init__(self, kind: UnitKind, line: int) -> None:
+        self.unit = Unit(kind, line)
+        self.pre = ""  # text before the first link
+        self.frozen = False  # lead ends at the first link, bold or emphasis
+
+    def text(self, text: str, strong: bool, em: bool, in_link: bool) -> None:
+        unit = self.unit
+        unit.text += text
+        if not self.frozen and not (strong or em or in_link):
+            unit.lead += text
+        if unit.links and not in_link:
+            unit.after[-1] += text
+        elif not unit.links and not in_link:
+            self.pre += text
+
+    def freeze(self) -> None:
+        self.frozen = True
+
+    def link(self, anchor: Anchor) -> None:
+        self.frozen = True
+        self.unit.links.append(anchor)
+        self.unit.after.append("")
+
+
+def merge(first: LineBuilder, second: LineBuilder) -> LineBuilder:
+    """Two lines read as one unit (a wrapped title, a description under its link)."""
+    a, b = first.unit, second.unit
+    a.text += "\n" + b.text
+    if not first.frozen:
+        a.lead += "\n" + b.lead
+        first.frozen = second.frozen
+    if a.links:
+        a.after[-1] += "\n" + second.pre
+    else:
+        first.pre += "\n" + second.pre
+    a.strong += b.strong
+    a.emphasis += b.emphasis
+    a.links += b.links
+    a.after += b.after
+    return first
+
+
+def clean(text: str) -> str:
+    """Collapse runs of whitespace to one space and trim."""
+    return " ".join(text.split())
+
+
+def bare_links(text: str, line: int) -> list[Anchor]:
+    """Bare http(s) URLs and plain-text `arXiv:ID`s in one text run, in order."""
+    found: list[tuple[int, Anchor]] = []
+    for m in _BARE_URL.finditer(text):
+        url = m.group(0).rstrip(_TRAILING)
+        at = line + text.count("\n", 0, m.start())
+        found.append((m.start(), Anchor(url, url, at, bare=True)))
+    for m in _PLAIN_ARXIV.finditer(text):
+        at = line + text.count("\n", 0, m.start())
+        url = f"https://arxiv.org/abs/{m.group(1)}"
+        found.append((m.start(), Anchor(url, m.group(0), at, bare=True)))
+    return [anchor for _, anchor in sorted(found, key=lambda pair: pair[0])]
+
+
+def code_links(text: str, line: int) -> list[Anchor]:
+    """The arXiv and GitHub links of a code block (its other URLs are examples, not links)."""
+    from curator.normalize import arxiv_id_in_url, github_repo
+
+    return [
+        a
+        for a in bare_links(text, line)
+        if arxiv_id_in_url(a.url) is not None or github_repo(a.url) is not None
+    ]
