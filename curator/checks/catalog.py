@@ -10,31 +10,44 @@ from curator.model import Entry, Finding, Kind
 
 
 def duplicates(entries: Iterable[Entry], ctx: CheckContext) -> list[Finding]:
-    """`entry-duplicate` at every place of a subject listed more than once, naming the others.
+    """One finding at each repeated place of a subject, naming where it was listed first.
 
+    In the same section a repeat is `entry-duplicate`; under another section it is
+    `entry-cross-listed` (categorised lists file one paper under several topics on purpose).
     Subjects are normalised, so abs/pdf/version spellings of one arXiv ID and case or `.git`
     variants of one repository are the same subject. A paper's code repository that is also
-    listed as a project is not a duplicate: only entries' main subjects are compared.
+    listed as a project is not a duplicate: only entries' main subjects are compared, and
+    plain links are not listed items. Each finding names the first place and the count, so
+    N copies give N-1 findings of constant size.
     """
     places: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
-        if entry.kind is not Kind.LINK:  # a link mentioned twice is not a listed item twice
+        if entry.kind is not Kind.LINK:
             places[entry.subject].append(entry)
     findings: list[Finding] = []
     for subject, group in places.items():
-        if len(group) < 2:
-            continue
-        for entry in group:
-            others = [e for e in group if e is not entry]
-            where = ", ".join(f"{e.source} ({e.title!r})" for e in others)
-            findings.append(
-                ctx.finding(
-                    "entry-duplicate",
-                    subject,
-                    entry.source,
-                    f"{subject} is listed {len(group)} times",
-                    evidence=f"also at {where}",
-                    suggestion="keep one entry and delete the others",
-                )
-            )
+        first = group[0]
+        seen_sections = {first.section}
+        for entry in group[1:]:
+            again = entry.section in seen_sections
+            seen_sections.add(entry.section)
+            findings.append(_repeat(subject, entry, first, len(group), again, ctx))
     return findings
+
+
+def _repeat(
+    subject: str, entry: Entry, first: Entry, count: int, same_section: bool, ctx: CheckContext
+) -> Finding:
+    """The finding for one repeated place."""
+    where = f"first at {first.source} ({first.title!r})"
+    if same_section:
+        return ctx.finding(
+            "entry-duplicate", subject, entry.source,
+            f"{subject} is listed {count} times", evidence=where,
+            suggestion="keep one entry and delete the others",
+        )  # fmt: skip
+    return ctx.finding(
+        "entry-cross-listed", subject, entry.source,
+        f"{subject} is listed again under {entry.section!r} ({count} places in all)",
+        evidence=where,
+    )  # fmt: skip

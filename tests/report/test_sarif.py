@@ -111,7 +111,6 @@ def test_a_real_check_run_validates(catalogue: Path, capsys: pytest.CaptureFixtu
     codes = [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]) for r in results]
     assert sorted(codes, key=str) == sorted(
         [
-            ("entry-duplicate", {"startLine": 3}),
             ("entry-duplicate", {"startLine": 4}),
             ("arxiv-bad-id", {"startLine": 5}),
             ("entry-invalid", {"startLine": 5}),
