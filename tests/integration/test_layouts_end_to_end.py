@@ -38,13 +38,6 @@ _ARXIV = re.compile(
     re.IGNORECASE,
 )
 _REPO = re.compile(r"https?://(?:www\.)?github\.com/[A-Za-z0-9-]+/[A-Za-z0-9_.-]+")
-PLANTED_ARXIV = (
-    "arxiv-not-found",
-    "arxiv-withdrawn",
-    "arxiv-title-mismatch",
-    "arxiv-date-mismatch",
-)
-PLANTED_REPOS = ("repo-not-found", "repo-archived", "repo-moved")
 
 
 def linked(text: str) -> tuple[list[str], list[str]]:
