@@ -55,7 +55,7 @@ def write_list(folder: Path, items: list[Paper]) -> None:
 def timed(folder: Path, env: dict[str, str], *extra: str) -> float:
     """Wall-clock seconds of one `curator check` in `folder`."""
     started = time.perf_counter()
-    subprocess.run(  # noqa: S603 - our own interpreter and fixed arguments
+    subprocess.run(
         [sys.executable, "-m", "curator.cli", "check", "data", "--skip", "github,web",
          "--format", "json", "--output", "report.json", "--fail-on", "never", *extra],
         cwd=folder, env=env, check=True,
