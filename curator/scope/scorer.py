@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ _STOP = frozenset(_STOP_WORDS.split())
 _WORD = re.compile(r"[^\W\d_][\w]*")
 
 
+@lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     """A light plural fold (memories -> memory, agents -> agent); nothing more."""
     if len(word) > 4 and word.endswith("ies"):
@@ -50,17 +52,18 @@ def _stem(word: str) -> str:
 
 def terms(text: str) -> set[str]:
     """The features of one text: content words and bigrams of adjacent content words."""
-    words = [_stem(w) for w in _WORD.findall(text.casefold().replace("_", " "))]
-    kept = [w for w in words if len(w) > 1 and w not in _STOP]
+    kept = [_stem(w) for w in _WORD.findall(text.casefold()) if len(w) > 1 and w not in _STOP]
     return set(kept) | {f"{a} {b}" for a, b in pairwise(kept)}
+
+
+def _sentence_terms(abstract: str) -> list[tuple[int, int, set[str]]]:
+    """Each abstract sentence's span and terms (a bigram never spans two sentences)."""
+    return [(a, b, terms(abstract[a:b])) for a, b in sentences(abstract)]
 
 
 def paper_terms(title: str, abstract: str) -> set[str]:
     """The features of a paper: its title's and its abstract sentences' terms."""
-    out = terms(title)
-    for a, b in sentences(abstract):
-        out |= terms(abstract[a:b])
-    return out
+    return terms(title).union(*(found for _, _, found in _sentence_terms(abstract)))
 
 
 @dataclass(frozen=True)
@@ -110,13 +113,14 @@ class Scorer:
         title, abstract = paper.title or "", paper.abstract or ""
         if not title.strip() or not abstract.strip():
             return None
-        found = paper_terms(title, abstract)
+        parts = _sentence_terms(abstract)
+        found = terms(title).union(*(t for _, _, t in parts))
         top = sorted(
             ((t, self.weights[t]) for t in found if self.weights.get(t, 0.0) > 0),
             key=lambda tw: (-tw[1], tw[0]),
         )[:5]
         return Contribution(
-            self.probability(found), self.threshold, tuple(top), self._quotes(abstract)
+            self.probability(found), self.threshold, tuple(top), self._quotes(abstract, parts)
         )
 
     def apply(self, decision: Decision, paper: PaperText) -> Decision:
@@ -143,10 +147,10 @@ class Scorer:
             scorer=seen,
         )
 
-    def _quotes(self, abstract: str) -> tuple[Quote, ...]:
+    def _quotes(self, abstract: str, parts: list[tuple[int, int, set[str]]]) -> tuple[Quote, ...]:
         """The abstract sentence that weighs most towards exclusion, and a close second."""
         ranked = sorted(
-            ((self._weigh(abstract[a:b]), a, b) for a, b in sentences(abstract)),
+            ((sum(self.weights.get(t, 0.0) for t in found), a, b) for a, b, found in parts),
             key=lambda s: (-s[0], s[1]),
         )
         if not ranked:
@@ -157,9 +161,6 @@ class Scorer:
             Quote("abstract", a, b, abstract[a:b], SCORER_ID)
             for _, a, b in sorted(chosen, key=lambda s: s[1])
         )
-
-    def _weigh(self, sentence: str) -> float:
-        return sum(self.weights.get(t, 0.0) for t in terms(sentence))
 
 
 def scorer_data(scorer: Scorer) -> dict[str, Any]:

@@ -187,7 +187,8 @@ def render(timed: Held, rnd: Held) -> list[str]:
         th = ", ".join(f"{t:.3f}" for t in h.thresholds)
         inc = _pct(h.flagged_inc, h.both.include_pass)
         neg = _pct(h.flagged_neg, h.both.negative_pass)
-        lines.append(f"| {h.name} | {h.trained_on} records each | {th} | {inc} | {neg} |")
+        each = " each" if len(h.thresholds) > 1 else ""
+        lines.append(f"| {h.name} | {h.trained_on} records{each} | {th} | {inc} | {neg} |")
     return lines + _verdict(timed, rnd)
 
 
