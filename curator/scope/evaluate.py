@@ -1,7 +1,9 @@
 """Measure the scope rules on labelled screening records: maintainer decision x curator verdict.
 
 `python -m curator.scope.evaluate --records DIR [--rules rules/scope.yaml] [--out FILE]`
-writes the Markdown matrix (docs/scope-evaluation.md in this repository).
+writes the Markdown report (docs/scope-evaluation.md in this repository): the time and random
+splits with the learned scorer trained on the training part (curator/scope/splits.py), then
+the rules alone on every record.
 """
 
 from __future__ import annotations
