@@ -182,6 +182,34 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_scope(sub: Any) -> None:
+    """`curator scope train RECORDS... --out FILE [--rules FILE]`."""
+    p = sub.add_parser("scope", help="maintain the scope policy's learned scorer")
+    tasks = p.add_subparsers(dest="scope_command", metavar="TASK", required=True)
+    t = tasks.add_parser("train", help="train the scorer from screening records")
+    t.add_argument("records", nargs="+", metavar="RECORDS", help="*-review.json files or folders")
+    t.add_argument("--out", required=True, metavar="FILE", help="scorer JSON to write")
+    t.add_argument("--rules", metavar="FILE", help="scope rules (default: rules/scope.yaml)")
+    t.set_defaults(run=run_scope_train)
+
+
+def run_scope_train(args: argparse.Namespace) -> int:
+    """Refuse records that fail the policy's checks, train, write the scorer, say what."""
+    from curator.cli import options_from
+    from curator.scope.train import train_files
+
+    options = options_from(args)
+    rules = Path(args.rules or Path(options.root) / options.rules_dir / "scope.yaml")
+    command = " ".join(["curator scope train", *args.records, "--out", args.out])
+    scorer = train_files(args.records, rules, Path(args.out), command)
+    about = scorer.provenance
+    print(
+        f"{args.out}: {len(scorer.weights)} term weights from {about['examples']} gate-passing "
+        f"records ({about['excludes']} exclude/hold), threshold {scorer.threshold:.3f}"
+    )
+    return 0
+
+
 #: Functions that add one subcommand to the argparse sub-parsers object.
 REGISTER: list[Callable[[Any], None]] = [
     add_import,
@@ -190,4 +218,5 @@ REGISTER: list[Callable[[Any], None]] = [
     add_audit,
     add_report,
     add_explain,
+    add_scope,
 ]

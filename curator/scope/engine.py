@@ -11,7 +11,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.codes import CODES
 from curator.model import Verdict
@@ -24,7 +24,13 @@ from curator.scope.rules import (
     load_rules,
 )
 
+if TYPE_CHECKING:
+    from curator.scope.scorer import Contribution
+
 __all__ = ["Decision", "PaperText", "Quote", "ScopeRules", "decide", "load_rules", "sentences"]
+
+#: The learned scorer's name where rules name themselves (Decision.rules, Quote.rule).
+SCORER_ID = "scope-scorer"
 
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bracket.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[\\])")
@@ -83,6 +89,8 @@ class Decision:
     track: str = ""
     missing: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    #: What the learned scorer said (gate-passing papers, when the rules name a scorer).
+    scorer: Contribution | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form for the report entry's `scope`."""
@@ -101,6 +109,8 @@ class Decision:
             out["missing"] = list(self.missing)
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.scorer is not None:
+            out["scorer"] = self.scorer.as_dict()
         return out
 
 
@@ -310,7 +320,10 @@ def decide(paper: PaperText, rules: ScopeRules) -> Decision:
             "so there is no memory sentence to quote"
         )
         return _decision(rules.gate, rules.gate.verdict, "abstract", reason)
-    return _after_gate(paper, rules, gate_hits)
+    decision = _after_gate(paper, rules, gate_hits)
+    if rules.scorer is None:
+        return decision
+    return rules.scorer.apply(decision, paper)
 
 
 def _unavailable(paper: PaperText, rules: ScopeRules) -> Decision | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from curator.model import Verdict
-from curator.scope.engine import Decision, PaperText, decide
+from curator.scope.engine import SCORER_ID, Decision, PaperText, decide
 from curator.scope.rules import Kind, Pattern, ScopeRules
 
 _TEXT: dict[str, dict[str, str]] = {
@@ -23,6 +23,13 @@ _TEXT: dict[str, dict[str, str]] = {
         "signals": "Exclusion and skill signals",
         "core": "Core-scope signals",
         "missing": "lifecycle not shown: {items}",
+        "scorer": "Learned scorer",
+        "scorer_flag": "score {score:.3f} >= threshold {th:.3f}: the include becomes review",
+        "scorer_below": "score {score:.3f} < threshold {th:.3f}: no effect on the verdict",
+        "scorer_after": "score {score:.3f} (threshold {th:.3f}); the rules already gave {verdict}",
+        "scorer_off": "not used: no scorer beside the rules",
+        "terms": "terms weighing towards exclusion: {terms}",
+        "weighs": "weighs most",
     },
     "zh": {
         "verdict": "结论",
@@ -40,6 +47,13 @@ _TEXT: dict[str, dict[str, str]] = {
         "signals": "排除信号与技能门槛",
         "core": "核心范围信号",
         "missing": "未说明的生命周期环节：{items}",
+        "scorer": "学习型评分器",
+        "scorer_flag": "得分 {score:.3f} >= 阈值 {th:.3f}：收录改为人工复核",
+        "scorer_below": "得分 {score:.3f} < 阈值 {th:.3f}：不影响结论",
+        "scorer_after": "得分 {score:.3f}（阈值 {th:.3f}）；规则已给出 {verdict}",
+        "scorer_off": "未使用：规则旁没有评分器",
+        "terms": "倾向排除的词项：{terms}",
+        "weighs": "权重最高的句子",
     },
 }
 
@@ -90,6 +104,12 @@ def _reason(d: Decision, lang: str, gate: str = "") -> str:
         return "官方标题和摘要中没有独立的 memory/memories，因此没有可引用的记忆句"
     if d.verdict is Verdict.INCLUDE:
         return f"通过入口门槛，有核心范围信号（{rules}），无排除信号"
+    if SCORER_ID in d.rules and d.scorer is not None:
+        core = "、".join(r for r in d.rules if r not in (gate, SCORER_ID))
+        return (
+            f"通过入口门槛，有核心范围信号（{core}），但学习型评分器得分 {d.scorer.score:.3f}"
+            f"（阈值 {d.scorer.threshold:.3f}），引用权重最高的摘要句子"
+        )
     extra = f"；未说明：{'、'.join(d.missing)}" if d.missing else ""
     fired = "、".join(r for r in d.rules if r != gate)
     return f"通过入口门槛，但命中 {fired}{extra}"
@@ -154,4 +174,27 @@ def _trail(d: Decision, paper: PaperText, rules: ScopeRules, lang: str) -> list[
         lines.append("     -> " + t["missing"].format(items=", ".join(d.missing)))
     lines.append(f"  3. {t['core']}: " + (", ".join(r.id for r in core) or t["none"]))
     lines += [f"     - {r.id}: {r.describe(lang)}" for r in core]
+    return lines + _scorer_step(d, rules, lang)
+
+
+def _scorer_step(d: Decision, rules: ScopeRules, lang: str) -> list[str]:
+    """Step 4: what the learned scorer said and whether it changed the verdict."""
+    t = _TEXT[lang]
+    head = f"  4. {t['scorer']} ({SCORER_ID}): "
+    seen = d.scorer
+    if seen is None:
+        return [head + t["scorer_off"]] if rules.scorer is None else []
+    values = {"score": seen.score, "th": seen.threshold, "verdict": d.verdict.value}
+    if SCORER_ID in d.rules:
+        state = t["scorer_flag"].format(**values)
+    elif d.verdict is Verdict.INCLUDE:
+        state = t["scorer_below"].format(**values)
+    else:
+        state = t["scorer_after"].format(**values)
+    terms = ", ".join(f"{term} (+{w:.3f})" for term, w in seen.terms) or t["none"]
+    lines = [head + state, "     - " + t["terms"].format(terms=terms)]
+    if SCORER_ID not in d.rules:  # otherwise they are among the evidence below
+        lines += [
+            f'     - {t["weighs"]}: [abstract {q.start}-{q.end}] "{q.text}"' for q in seen.quotes
+        ]
     return lines

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -20,6 +20,9 @@ from curator.codes import CODES
 from curator.errors import InputError
 from curator.model import Verdict
 from curator.sources.text import read_text
+
+if TYPE_CHECKING:
+    from curator.scope.scorer import Scorer
 
 #: The fields a rule may read. `summary` is the entry's own text: readable, never evidence.
 FIELDS = ("title", "abstract", "primary_category", "tags", "summary")
@@ -94,6 +97,9 @@ class ScopeRules:
     gate: Rule
     rules: tuple[Rule, ...]
     records: Mapping[str, Any] = field(default_factory=dict)
+    #: `scorer:` of the file: the learned scorer's file name, beside the rules file.
+    scorer_file: str = ""
+    scorer: Scorer | None = None
 
     def of_kind(self, kind: Kind) -> tuple[Rule, ...]:
         """The rules of one kind, in file order."""
@@ -157,7 +163,14 @@ def load_rules(path: Path) -> ScopeRules:
     """Read and validate a scope rules file; InputError with file and line when malformed."""
     name = path.as_posix()
     text = read_text(path, name)
-    return parse_rules(text, name)
+    rules = parse_rules(text, name)
+    if not rules.scorer_file:
+        return rules
+    from curator.scope.scorer import load_scorer
+
+    # The scorer is found where the rules were found, whichever folder that is.
+    where = path.parent / rules.scorer_file
+    return replace(rules, scorer=load_scorer(where, where.as_posix()))
 
 
 def parse_rules(text: str, name: str = "rules/scope.yaml") -> ScopeRules:
@@ -177,7 +190,7 @@ def parse_rules(text: str, name: str = "rules/scope.yaml") -> ScopeRules:
 
 
 def _build(data: _Map, name: str) -> ScopeRules:
-    _known(data, {"version", "policy", "rules", "records"}, name)
+    _known(data, {"version", "policy", "rules", "records", "scorer"}, name)
     policy = str(data.get("policy", ""))
     if not policy:
         raise InputError("missing `policy` (the screening policy version)", name, data.line)
@@ -191,7 +204,17 @@ def _build(data: _Map, name: str) -> ScopeRules:
         raise InputError(f"need exactly one rule of kind gate, found {len(gates)}", name, data.line)
     records = _records_spec(data.get("records", {}), name, data.line_of("records"))
     rest = tuple(r for r in rules if r.kind is not Kind.GATE)
-    return ScopeRules(name, policy, gates[0], rest, records)
+    scorer = _scorer_file(data.get("scorer", ""), name, data.line_of("scorer"))
+    return ScopeRules(name, policy, gates[0], rest, records, scorer)
+
+
+def _scorer_file(raw: Any, name: str, line: int) -> str:
+    """`scorer`: a plain file name in the rules folder (never a path out of it)."""
+    if raw in ("", None):
+        return ""
+    if not isinstance(raw, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json", raw):
+        raise InputError("`scorer` must be a .json file name in the rules folder", name, line)
+    return raw
 
 
 _RECORD_KEYS = {"reading_scopes", "sections_required_for", "required", "reassessment_fields"}

@@ -1,0 +1,135 @@
+"""`curator scope train`: refuses records that fail the policy's checks, trains, writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from curator.cli import main
+from curator.scope import load_rules
+from curator.scope.scorer import load_scorer, terms
+from curator.scope.train import Example, Settings, fit
+from tests.conftest import SCOPE
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "rules" / "scope-scorer.json"
+RULES = ROOT / "rules" / "scope.yaml"
+
+
+def _records() -> list[dict[str, Any]]:
+    data: list[dict[str, Any]] = json.loads(
+        (SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def _write(tmp_path: Path, records: list[dict[str, Any]]) -> Path:
+    path = tmp_path / "2026-11-01-review.json"
+    path.write_text(json.dumps(records, indent=1, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def _train(*args: str) -> int:
+    return main(["scope", "train", *args, "--rules", str(RULES)])
+
+
+def test_the_shipped_scorer_is_what_the_documented_command_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "scorer.json"
+    assert _train(str(SCOPE), "--out", str(out)) == 0
+    said = capsys.readouterr().out
+    assert "term weights from 296 gate-passing records (220 exclude/hold), threshold" in said
+    fresh, shipped = load_scorer(out), load_scorer(SHIPPED)
+    assert (fresh.weights, fresh.bias, fresh.threshold) == (
+        shipped.weights,
+        shipped.bias,
+        shipped.threshold,
+    )
+    about = shipped.provenance
+    assert about["command"] == (
+        "curator scope train tests/fixtures/shared/scope --out rules/scope-scorer.json"
+    )
+    files = {r["file"]: r for r in about["records"]}
+    assert files["2026-10-03-review.json"]["records"] == 646
+    assert files["2026-10-03-review.json"]["sha256"] == fresh.provenance["records"][1]["sha256"]
+    assert about["examples"] == 296 and about["settings"]["min_df"] == Settings().min_df
+
+
+def test_a_record_failing_the_policy_checks_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = _records()
+    include = next(r for r in records if r["decision"] == "include")
+    del include["target"]
+    out = tmp_path / "scorer.json"
+    assert _train(str(_write(tmp_path, records)), "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "2026-11-01-review.json:" in err and "record-fields-missing" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_a_focus_quote_that_is_not_in_the_abstract_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = _records()
+    include = next(r for r in records if r["decision"] == "include" and r.get("source_abstract"))
+    include.update(
+        policy_version="2026-10-09",
+        memory_focus_quote="a memory sentence the abstract does not hold",
+        memory_focus_reason="made up",
+    )
+    assert _train(str(_write(tmp_path, records)), "--out", str(tmp_path / "s.json")) == 2
+    assert "record-quote-missing" in capsys.readouterr().err
+
+
+def test_contradicting_records_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = _records()
+    include = next(r for r in records if r["decision"] == "include")
+    records.append(dict(include, decision="exclude"))
+    assert _train(str(_write(tmp_path, records)), "--out", str(tmp_path / "s.json")) == 2
+    assert "is exclude here but include at" in capsys.readouterr().err
+
+
+def test_training_needs_both_decisions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    only = [r for r in _records() if r["decision"] == "exclude"]
+    assert _train(str(_write(tmp_path, only)), "--out", str(tmp_path / "s.json")) == 2
+    assert "both include and exclude/hold" in capsys.readouterr().err
+
+
+def test_an_empty_folder_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _train(str(tmp_path), "--out", str(tmp_path / "s.json")) == 2
+    assert "no *-review.json record files" in capsys.readouterr().err
+
+
+def test_fit_learns_the_direction_of_a_term() -> None:
+    def ex(text: str, label: int) -> Example:
+        return Example(text, frozenset(terms(text)), label, True)
+
+    items = [ex(f"gpu memory throughput run {i}", 1) for i in range(4)]
+    items += [ex(f"agent memory recall episode {i}", 0) for i in range(4)]
+    weights, _ = fit(items, Settings(min_df=2))
+    assert weights["gpu"] > 0 > weights["agent"]
+    assert "run" in weights and "0" not in weights  # digits are not words
+
+
+def test_the_default_rules_are_found_like_the_check_finds_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "scope.yaml").write_text(RULES.read_text(encoding="utf-8"))
+    (tmp_path / "pyproject.toml").write_text("[tool.curator]\n")
+    monkeypatch.chdir(tmp_path)
+    records = [r for r in _records() if r.get("source_abstract")][:120]
+    path = _write(tmp_path, records)
+    assert main(["scope", "train", str(path), "--out", "rules/scope-scorer.json"]) == 0
+    assert load_rules(tmp_path / "rules" / "scope.yaml").scorer is not None
+    assert "rules/scope-scorer.json:" in capsys.readouterr().out
