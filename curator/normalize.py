@@ -130,7 +130,7 @@ def _arxiv_from_url(url: str) -> ArxivId | None:
     return None
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def arxiv_id_in_url(url: str) -> ArxivId | None:
     """The arXiv ID a link names (arxiv.org, its mirrors, arXiv's DOI), or None."""
     if "://" not in url and not url.lower().startswith(("arxiv.org/", "www.arxiv.org/")):
@@ -158,6 +158,7 @@ def is_badge_url(url: str) -> bool:
     return _host(url) in BADGE_HOSTS
 
 
+@lru_cache(maxsize=16384)
 def _host(url: str) -> str:
     """Lower-case host of a URL (scheme optional), "" when unparsable."""
     try:
@@ -171,6 +172,7 @@ def is_arxiv_url(url: str) -> bool:
     return _host(url) in _ARXIV_HOSTS
 
 
+@lru_cache(maxsize=16384)
 def github_repo(url: str) -> tuple[str, str] | None:
     """(owner, repo) as written for a github.com repository URL, else None.
 
@@ -250,7 +252,7 @@ def _safe_port(parts: object) -> bool:
         return False
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def subject_for_url(url: str) -> str:
     """The subject of any link: arXiv and GitHub repositories first, else the URL."""
     arxiv_id = arxiv_id_in_url(url)
