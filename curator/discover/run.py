@@ -18,7 +18,7 @@ from curator.discover import screen as sc
 from curator.discover import window as win
 from curator.errors import UsageError
 from curator.options import Options
-from curator.resolvers.arxiv_search import ArxivSearch, SearchFailed
+from curator.resolvers.arxiv_search import MAX_SLICE, ArxivSearch, SearchFailed
 from curator.resolvers.cache import Cache
 from curator.resolvers.interface import Counter
 from curator.scope import ScopeRules
@@ -34,6 +34,7 @@ class Request:
     since: date | None = None
     until: date | None = None
     categories: tuple[str, ...] = win.DEFAULT_CATEGORIES
+    size: int = MAX_SLICE  # papers per request (arXiv allows at most 2,000)
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def _run(
     asked: list[win.Window] = []
     failure = "offline: part of the window is not in the cache" if options.offline and todo else ""
     for part in [] if failure else win.runs(todo):
-        found = searcher.search(win.query(request.categories, words, part))
+        found = searcher.search(win.query(request.categories, words, part), request.size)
         if isinstance(found, SearchFailed):
             failure = found.reason
             break

@@ -62,8 +62,13 @@ def write_list(root: Path, papers: list[dict[str, str]]) -> None:
     (root / "rules").mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "rules" / "scope.yaml", root / "rules" / "scope.yaml")
     (root / "data").mkdir(exist_ok=True)
-    text = "section: Papers\npapers:\n" + "".join(
-        "  - " + "\n    ".join(f"{k}: {json.dumps(v)}" for k, v in p.items()) + "\n" for p in papers
+    text = (
+        "section: Papers\npapers:"
+        + (" []\n" if not papers else "\n")
+        + "".join(
+            "  - " + "\n    ".join(f"{k}: {json.dumps(v)}" for k, v in p.items()) + "\n"
+            for p in papers
+        )
     )
     (root / "data" / "papers.yaml").write_text(text, encoding="utf-8")
 
