@@ -70,14 +70,22 @@ def markdown(
         head += [f"> **Incomplete:** {s.text(report.failure)}", ""]
     head += [f"Query: {s.code(report.query, 500)}", ""]
     body: list[str] = []
+    gate_only = [c for c in report.candidates if c.unquoted_exclude]
     for group in Group:
-        chosen = [c for c in report.candidates if c.group is group]
+        chosen = [c for c in report.candidates if c.group is group and not c.unquoted_exclude]
         if chosen:
             body += [f"### {group.value.capitalize()} ({len(chosen)})", ""]
-            body += [item(c, c.id in checked) for c in chosen] + [""]
-    if report.skipped:
-        body += [f"<details><summary>{len(report.skipped)} already listed</summary>", ""]
-        body += [f"- {s.code(k.id)} {s.text(k.where, 120)}" for k in report.skipped]
+            short = group is Group.EXCLUDE
+            body += [item(c, c.id in checked, short) for c in chosen] + [""]
+    if gate_only:
+        body += [
+            f"<details><summary>{len(gate_only)} without a memory word "
+            "(excluded by the entry gate)</summary>",
+            "",
+        ]
+        body += [
+            f"- {s.code('arxiv:' + c.id)} {s.text(c.meta.get('title', ''), 100)}" for c in gate_only
+        ]
         body += ["", "</details>", ""]
     out = "\n".join(head)
     for line in body:
@@ -87,15 +95,16 @@ def markdown(
     return out
 
 
-def item(c: Candidate, checked: bool = False) -> str:
-    """One checklist line: box, title, ID, date, verdict and the deciding quote."""
+def item(c: Candidate, checked: bool = False, short: bool = False) -> str:
+    """One checklist line: box, title, ID, date, verdict and the deciding quote (shorter for
+    a likely exclude)."""
     url = f"https://arxiv.org/abs/{c.id}"
-    title = s.link(s.text(c.meta.get("title", ""), 200), url)
+    title = s.link(s.text(c.meta.get("title", ""), 120 if short else 200), url)
     box = "x" if checked else " "
     return (
         f"- [{box}] {title} — {s.code('arxiv:' + c.id)} {_version(c)}, "
         f"{s.text(c.meta.get('published', ''), 10)}, **{c.decision.verdict.value}** "
-        f"({s.code(', '.join(c.decision.rules), 120)}): {s.text(_quote(c), 300)}"
+        f"({s.code(', '.join(c.decision.rules), 120)}): {s.text(_quote(c), 110 if short else 300)}"
     )
 
 

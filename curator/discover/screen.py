@@ -80,6 +80,11 @@ class Candidate:
         return str(self.meta["id"])
 
     @property
+    def unquoted_exclude(self) -> bool:
+        """An exclude with nothing to quote: the entry gate's (no memory word)."""
+        return self.decision.verdict is Verdict.EXCLUDE and not self.decision.quotes
+
+    @property
     def deciding(self) -> Quote | None:
         """The quote that decided the verdict: a signal's sentence, else the memory sentence."""
         quotes = self.decision.quotes
@@ -144,10 +149,9 @@ def rank(candidates: Iterable[Candidate]) -> list[Candidate]:
     """Likely includes first; within a group, more quoted signals first, then the newest."""
 
     def key(c: Candidate) -> tuple[int, int, int, str, str]:
-        gate_only = c.decision.verdict is Verdict.EXCLUDE and not c.decision.quotes
         return (
             _ORDER[c.group],
-            int(gate_only),
+            int(c.unquoted_exclude),
             -len(c.decision.quotes),
             _inverse(str(c.meta.get("published_at", ""))),
             c.id,
