@@ -25,7 +25,7 @@ def _summary(report: DiscoverReport) -> str:
     parts = ", ".join(f"{n} {g.value}" for g, n in counts.items())
     return (
         f"{len(report.candidates)} new papers ({parts}); {len(report.skipped)} already listed; "
-        f"{report.requests} arXiv requests, {report.remembered} days from the cache"
+        f"arXiv requests: {report.requests}, days from the cache: {report.remembered}"
     )
 
 
@@ -79,15 +79,15 @@ def markdown(
             body += [item(c, c.id in checked, short) for c in chosen] + [""]
     if gate_only:
         body += [
-            f"<details><summary>{len(gate_only)} without a memory word "
-            "(excluded by the entry gate)</summary>",
+            f"<details><summary>{len(gate_only)} more likely exclude without a memory word "
+            "(the entry gate's exclude)</summary>",
             "",
         ]
         body += [
             f"- {s.code('arxiv:' + c.id)} {s.text(c.meta.get('title', ''), 100)}" for c in gate_only
         ]
         body += ["", "</details>", ""]
-    out = "\n".join(head)
+    out = "\n".join(head) + "\n"
     for line in body:
         if len(out) + len(line) > limit - 200:
             return out + "\n… (cut to fit; the JSON report has every candidate)\n"

@@ -86,11 +86,12 @@ class Candidate:
 
     @property
     def deciding(self) -> Quote | None:
-        """The quote that decided the verdict: a signal's sentence, else the memory sentence."""
+        """The quote that decided the verdict: for an include the core-scope sentence (the
+        memory sentence comes first), else the first signal's sentence."""
         quotes = self.decision.quotes
-        return next((q for q in quotes if q.rule != self.decision.rules[0]), None) or (
-            quotes[0] if quotes else None
-        )
+        if self.decision.verdict is Verdict.INCLUDE and len(quotes) > 1:
+            return quotes[1]
+        return quotes[0] if quotes else None
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def draft(candidate: Candidate, rules: ScopeRules) -> dict[str, Any]:
 def _focus_reason(decision: Decision, rules: ScopeRules) -> str:
     """A draft memory_focus_reason: the descriptions of the rules that matched."""
     described = [
-        f"{rule.id}: {rule.describe()}"
+        f"{rule.id}: {rule.describe().rstrip('.')}"
         for rule_id in decision.rules
         if rule_id != rules.gate.id and (rule := rules.by_id(rule_id)) is not None
     ]

@@ -55,7 +55,7 @@ def test_one_issue_per_window_with_a_checklist(
     likely = [c for c in report.candidates if c.group.value == "likely include"]
     boxed = [c for c in report.candidates if not c.unquoted_exclude]
     assert issue["body"].count("- [ ] ") == len(boxed) and "cut to fit" not in issue["body"]
-    assert "excluded by the entry gate" in issue["body"]
+    assert "(the entry gate's exclude)" in issue["body"]
     assert f"`arxiv:{likely[0].id}`" in issue["body"]
     assert (
         issue["title"]
