@@ -13,11 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from curator.resolvers.arxiv import (
     ATTEMPTS,
-    LAST_REQUEST,
     SERVICE,
     ArxivResolver,
     _Rejected,
@@ -77,20 +74,13 @@ class ArxivSearch(ArxivResolver):
         """Every result of `query`, oldest submission first, in slices of `size` (≤ 2,000)."""
         size = max(1, min(size, MAX_SLICE))
         budget = Budget(self.options.service_budget)
-        self._space_from_previous_run()
-        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
         try:
-            with httpx.Client(limits=limits, follow_redirects=True, trust_env=False) as http:
-                transport = _TotalTransport(http, self._pacer, self.counter, self.options.timeout)
-                transport.budget = budget
-                client = self._client(transport, size)
+            with self._connection(size, budget, _TotalTransport) as (client, transport):
                 return self._pages(client, transport, query, size, budget)
         except (RetryableError, _Unusable, _Unreadable) as exc:
             return SearchFailed(f"arXiv unavailable: {exc}")
         except _Rejected as exc:
             return SearchFailed(f"arXiv refused the query: {exc.message}")
-        finally:
-            self.cache.set_stamp(LAST_REQUEST)
 
     def _pages(
         self, client: Any, transport: _TotalTransport, query: str, size: int, budget: Budget
