@@ -100,27 +100,18 @@ def _run(
 ) -> DiscoverReport:
     """The body of `discover` once the list, rules and cache are open."""
     words = gate_words(rules)
-    resume = _resume(cache, key)
-    window = win.choose(request.since, request.until, now.date(), resume)
+    window = win.choose(request.since, request.until, now.date(), _resume(cache, key))
     remembered = _remembered(cache, key, window)
     todo = [d for d in window.days() if d not in remembered]
+    got = _Asked({m["id"]: m for day in remembered.values() for m in day})
+    if options.offline and todo:
+        got.failure = "offline: part of the window is not in the cache"
     counter = Counter()
-    searcher = ArxivSearch(options, cache, counter)
-    papers: dict[str, Mapping[str, Any]] = {m["id"]: m for day in remembered.values() for m in day}
-    earlier: dict[str, Mapping[str, Any]] = {}
-    asked: list[win.Window] = []
-    failure = "offline: part of the window is not in the cache" if options.offline and todo else ""
-    for part in [] if failure else win.runs(todo):
-        found = searcher.search(win.query(request.categories, words, part), request.size)
-        if isinstance(found, SearchFailed):
-            failure = found.reason
-            break
-        asked.append(part)
-        earlier.update(_previous(cache, [m["id"] for m in found.papers]))
-        _remember(cache, key, part, found.papers, now)
-        papers.update({m["id"]: m for m in found.papers})
-    candidates, skipped = sc.screen(list(papers.values()), listed, rules, earlier)
-    notes = [*searcher.notes, *cache.warnings]
+    if todo and not got.failure:
+        _ask(ArxivSearch(options, cache, counter), request, words, win.runs(todo), got)
+        for part, papers, complete in got.answers:
+            _remember(cache, key, part, papers, now, complete)
+    candidates, skipped = sc.screen(list(got.papers.values()), listed, rules, got.earlier)
     return DiscoverReport(
         window=window,
         query=win.query(request.categories, words, window),
@@ -128,11 +119,47 @@ def _run(
         skipped=tuple(skipped),
         drafts=tuple(sc.draft(c, rules) for c in candidates),
         requests=counter.get("arxiv"),
-        asked=tuple(asked),
+        asked=tuple(part for part, _, _ in got.answers),
         remembered=len(remembered),
-        failure=failure,
-        notes=tuple(dict.fromkeys(notes)),
+        failure=got.failure,
+        notes=tuple(dict.fromkeys([*got.notes, *cache.warnings])),
     )
+
+
+@dataclass
+class _Asked:
+    """What the run knows: papers by ID, what earlier runs saw of them, the answers."""
+
+    papers: dict[str, Mapping[str, Any]]
+    earlier: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    answers: list[tuple[win.Window, Sequence[Mapping[str, Any]], bool]] = field(
+        default_factory=list
+    )
+    failure: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def _ask(
+    searcher: ArxivSearch,
+    request: Request,
+    words: Sequence[str],
+    parts: Sequence[win.Window],
+    got: _Asked,
+) -> None:
+    """One search per run of days, until one fails (the rest is not asked)."""
+    for part in parts:
+        found = searcher.search(win.query(request.categories, words, part), request.size)
+        if isinstance(found, SearchFailed):
+            got.failure = found.reason
+            return
+        if found.incomplete:
+            got.notes.append(
+                f"arXiv sent {found.incomplete} incomplete records for {part.label}: not "
+                "screened, and those days will be asked again"
+            )
+        got.earlier.update(_previous(searcher.cache, [m["id"] for m in found.papers]))
+        got.answers.append((part, found.papers, not found.incomplete))
+        got.papers.update({m["id"]: m for m in found.papers})
 
 
 def _resume(cache: Cache, key: str) -> date | None:
@@ -175,9 +202,13 @@ def _remember(
     part: win.Window,
     papers: Sequence[Mapping[str, Any]],
     now: datetime,
+    complete: bool = True,
 ) -> None:
-    """Store the papers' metadata (as the resolver does) and each settled day's IDs."""
+    """Store the papers' metadata (as the resolver does) and, for a complete answer, each
+    settled day's IDs."""
     cache.put_many("arxiv", [(f"arxiv:{m['id']}", dict(m), "") for m in papers])
+    if not complete:
+        return
     by_day: dict[date, list[str]] = {d: [] for d in part.days()}
     for meta in papers:
         day = str(meta.get("published", ""))

@@ -160,3 +160,22 @@ def test_the_next_run_starts_after_the_last_settled_day(
         small.options(url, no_cache=True), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC)
     )
     assert (fresh.window.since, fresh.window.until) == (date(2026, 9, 30), date(2026, 10, 6))
+
+
+def test_a_partial_record_is_a_note_and_its_days_are_asked_again(
+    small: World, loopback: LoopbackServer
+) -> None:
+    """An entry the arxiv package skips (no <published>) is said, and not forgotten."""
+    url = small.arxiv.install(loopback)
+    small.arxiv.papers["2609.00009"] = Paper(
+        "2609.00009", "Memory", published="", updated="2026-09-24T08:00:00Z"
+    )
+    small.arxiv.papers["2609.00010"] = Paper("2609.00010", "Memory", published=f"{SINCE}T01:00:00Z")
+    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert [c.id for c in report.candidates] == ["2609.00010"]
+    assert report.notes == (
+        "arXiv sent 1 incomplete records for 2026-09-23..2026-09-29: not screened, and those "
+        "days will be asked again",
+    )
+    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert again.requests == 1 and again.remembered == 0

@@ -221,9 +221,9 @@ class ArxivDouble:
             (
                 p
                 for p in self.papers.values()
-                if cats & set(p.categories) and low <= _minute(p.published) <= high
+                if cats & set(p.categories) and low <= _minute(p.published or p.updated) <= high
             ),
-            key=lambda p: (p.published, p.id),
+            key=lambda p: (p.published or p.updated, p.id),
         )
         entries = [p.entry_xml() for p in matched[start : start + size]]
         echo = f"search_query={query}&id_list=&start={start}&max_results={size}"
