@@ -27,6 +27,8 @@ from curator.resolvers.http import Budget, RetryableError, call_with_retries
 
 #: arXiv's largest slice per request (its API manual: at most 2,000 results per call).
 MAX_SLICE = 2000
+#: The most results arXiv serves for one query (its API manual: 30,000 in all).
+MAX_RESULTS = 30_000
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,14 @@ class SearchFailed:
     """The query could not be answered (outage, refusal): nothing may be concluded or cached."""
 
     reason: str
+
+
+class _TooMany(Exception):
+    """The query matches more papers than arXiv serves for one query."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__(total)
+        self.total = total
 
 
 class _PageEnd(Exception):
@@ -81,6 +91,11 @@ class ArxivSearch(ArxivResolver):
             return SearchFailed(f"arXiv unavailable: {exc}")
         except _Rejected as exc:
             return SearchFailed(f"arXiv refused the query: {exc.message}")
+        except _TooMany as exc:
+            return SearchFailed(
+                f"the query matches {exc.total} papers, more than the {MAX_RESULTS:,} arXiv "
+                "serves for one query: ask for a shorter window"
+            )
 
     def _pages(
         self, client: Any, transport: _TotalTransport, query: str, size: int, budget: Budget
@@ -91,6 +106,8 @@ class ArxivSearch(ArxivResolver):
         while True:
             page, listed = self._page(client, transport, query, start, size, budget)
             total = transport.total or 0
+            if total > MAX_RESULTS:
+                raise _TooMany(total)
             incomplete += max(0, listed - len(page))
             for meta in page:
                 found[meta["id"]] = meta

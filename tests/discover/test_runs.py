@@ -12,6 +12,7 @@ import pytest
 
 from curator.discover.run import Request, discover
 from curator.discover.window import SETTLE
+from tests.conftest import SAMPLES
 from tests.discover.world import LATER, SINCE, UNTIL, World, build_world, write_list
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
@@ -179,3 +180,35 @@ def test_a_partial_record_is_a_note_and_its_days_are_asked_again(
     )
     again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
     assert again.requests == 1 and again.remembered == 0
+
+
+def test_more_than_arxiv_serves_for_one_query(small: World, loopback: LoopbackServer) -> None:
+    """Past 30,000 matches arXiv stops serving: said after the first page, nothing kept."""
+    url = small.arxiv.install(loopback)
+    for n in range(30_001):
+        pid = f"2609.{n:05d}"
+        small.arxiv.papers[pid] = Paper(pid, "Memory", published=f"{SINCE}T01:00:00Z")
+    report = discover(small.options(url), Request(SINCE, UNTIL, size=10), LATER)
+    assert report.requests == 1 and report.candidates == ()
+    assert report.failure.startswith("the query matches 30001 papers, more than the 30,000")
+
+
+def test_a_readme_list(tmp_path: Path, loopback: LoopbackServer) -> None:
+    """The list may be an awesome-list document: its papers are skipped the same way."""
+    write_list(tmp_path, [])
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        (SAMPLES / "iaar-awesome-ai-memory.README.excerpt.md").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    double = ArxivDouble()
+    double.papers["2606.06448"] = Paper(
+        "2606.06448", "Memory", version=4, published=f"{SINCE}T01:00:00Z"
+    )
+    double.papers["2609.00011"] = Paper("2609.00011", "Memory", published=f"{SINCE}T02:00:00Z")
+    world = World(tmp_path, double, [])
+    options = world.options(double.install(loopback), paths=(str(readme),))
+    report = discover(options, Request(SINCE, UNTIL), LATER)
+    assert [c.id for c in report.candidates] == ["2609.00011"]
+    assert [s.id for s in report.skipped] == ["2606.06448"]
+    assert report.skipped[0].where.startswith(f"listed at {readme.as_posix()}:")
