@@ -212,3 +212,12 @@ def test_a_readme_list(tmp_path: Path, loopback: LoopbackServer) -> None:
     assert [c.id for c in report.candidates] == ["2609.00011"]
     assert [s.id for s in report.skipped] == ["2606.06448"]
     assert report.skipped[0].where.startswith(f"listed at {readme.as_posix()}:")
+
+
+def test_the_spacing_holds_across_runs(small: World, loopback: LoopbackServer) -> None:
+    """A run right after another waits out arXiv's spacing before its first request."""
+    url = small.arxiv.install(loopback)
+    options = small.options(url, arxiv_delay=0.3)
+    discover(options, Request(SINCE, SINCE), LATER)
+    discover(options, Request(UNTIL, UNTIL), LATER)
+    assert len(small.arxiv.searches()) == 2 and small.arxiv.gaps()[0] >= 0.29
