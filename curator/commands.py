@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from curator.discover.cli import add_discover
+
 
 def add_import(sub: Any) -> None:
     """`curator import DOCUMENT --out DIR [--zh README_cn.md]`."""
@@ -212,6 +214,7 @@ def run_scope_train(args: argparse.Namespace) -> int:
 
 #: Functions that add one subcommand to the argparse sub-parsers object.
 REGISTER: list[Callable[[Any], None]] = [
+    add_discover,
     add_import,
     add_render,
     add_comment,

@@ -12,8 +12,9 @@ import dataclasses
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import httpx
 
@@ -138,6 +139,10 @@ def _judge(status: int, headers: httpx.Headers, body: bytes) -> _Reply:
     raise _Unusable(f"HTTP {status}")
 
 
+#: A transport class: `_Transport` or one extending it.
+T = TypeVar("T", bound=_Transport)
+
+
 # The arxiv package logs each partial entry it skips as a warning, which would reach stderr
 # through logging's last-resort handler; curator reports those IDs as unverified instead.
 _PACKAGE_LOG = logging.getLogger("arxiv")
@@ -207,15 +212,21 @@ class ArxivResolver:
         """Ask arXiv about `bases` in batches over one paced connection."""
         size = max(1, self.options.arxiv_batch_size)
         budget = Budget(self.options.service_budget)
+        with self._connection(size, budget, _Transport) as (client, transport):
+            batches = deque(bases[i : i + size] for i in range(0, len(bases), size))
+            return self._run_batches(client, transport, batches, budget, asked)
+
+    @contextmanager
+    def _connection(self, size: int, budget: Budget, kind: type[T]) -> Iterator[tuple[Any, T]]:
+        """An arxiv.Client over one paced connection (a `kind` transport), spaced from the
+        previous run; the end of its last request is stamped for the next run."""
         self._space_from_previous_run()
         limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
         try:
             with httpx.Client(limits=limits, follow_redirects=True, trust_env=False) as http:
-                transport = _Transport(http, self._pacer, self.counter, self.options.timeout)
+                transport = kind(http, self._pacer, self.counter, self.options.timeout)
                 transport.budget = budget
-                client = self._client(transport, size)
-                batches = deque(bases[i : i + size] for i in range(0, len(bases), size))
-                return self._run_batches(client, transport, batches, budget, asked)
+                yield self._client(transport, size), transport
         finally:
             self.cache.set_stamp(LAST_REQUEST)
 

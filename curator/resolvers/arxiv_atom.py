@@ -79,6 +79,14 @@ def partial_ids(asked: list[str], found: Container[str], listed: list[str | None
     return [base for base in missing if base in listed]
 
 
+def feed_total(body: bytes) -> int | None:
+    """The `opensearch:totalResults` of a feed that passed `read_feed`, or None."""
+    try:
+        return _count(_parse(body.strip()), "totalResults")
+    except FeedError:
+        return None
+
+
 def _count(root: ET.Element, name: str) -> int | None:
     """An opensearch counter of the feed, or None when absent or not a number."""
     text = (root.findtext(OPENSEARCH + name) or "").strip()

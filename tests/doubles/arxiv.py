@@ -76,8 +76,11 @@ class Paper:
         return "\n".join(parts)
 
 
-def feed_xml(query: str, entries: list[str], per_page: int) -> str:
-    """A current-format feed: header elements as recorded, then the entries."""
+def feed_xml(
+    query: str, entries: list[str], per_page: int, total: int | None = None, start: int = 0
+) -> str:
+    """A current-format feed: header elements as recorded, then the entries (`total` and
+    `start` for one page of a search; an id_list answer is its own whole result)."""
     head = [
         "<?xml version='1.0' encoding='UTF-8'?>",
         '<feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" '
@@ -88,15 +91,21 @@ def feed_xml(query: str, entries: list[str], per_page: int) -> str:
         f"  <link href={quoteattr('https://arxiv.org/api/query?' + query)} "
         'type="application/atom+xml"/>',
         f"  <opensearch:itemsPerPage>{per_page}</opensearch:itemsPerPage>",
-        f"  <opensearch:totalResults>{len(entries)}</opensearch:totalResults>",
-        "  <opensearch:startIndex>0</opensearch:startIndex>",
+        f"  <opensearch:totalResults>{len(entries) if total is None else total}"
+        "</opensearch:totalResults>",
+        f"  <opensearch:startIndex>{start}</opensearch:startIndex>",
     ]
     return "\n".join([*head, *entries, "</feed>"]) + "\n"
 
 
 def error_xml(bad: str) -> str:
     """The 400 Error feed of id_list_malformed_abc_error_400.xml for ID `bad`."""
-    anchor = f"https://arxiv.org/api/errors#incorrect_id_format_for_{bad}"
+    return error_feed(f"incorrect_id_format_for_{bad}", f"incorrect id format for {bad}")
+
+
+def error_feed(name: str, message: str) -> str:
+    """The shape of id_list_malformed_abc_error_400.xml for any error `name` and message."""
+    anchor = f"https://arxiv.org/api/errors#{name}"
     return "\n".join(
         [
             "<?xml version='1.0' encoding='UTF-8'?>",
@@ -113,7 +122,7 @@ def error_xml(bad: str) -> str:
             "    <title>Error</title>",
             f"    <updated>{NOW}</updated>",
             f'    <link href="{escape(anchor)}" rel="alternate" type="text/html"/>',
-            f"    <summary>incorrect id format for {escape(bad)}</summary>",
+            f"    <summary>{escape(message)}</summary>",
             "    <author>",
             "      <name>arXiv api core</name>",
             "    </author>",
@@ -131,6 +140,8 @@ class ArxivDouble:
     papers: dict[str, Paper] = field(default_factory=dict)
     rejected: set[str] = field(default_factory=set)
     faults: list[str] = field(default_factory=list)
+    #: When set, every search is refused with HTTP 400 and this message in arXiv's Error feed.
+    refuse_search: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def install(self, server: LoopbackServer) -> str:
@@ -170,8 +181,14 @@ class ArxivDouble:
             reply.delay = float(fault.split(":", 1)[1])
         return reply
 
+    def searches(self) -> list[Request]:
+        """Requests that carried a `search_query` (and no id_list)."""
+        return [r for r in self.requests() if _search_of(r)]
+
     def _answer(self, req: Request) -> Reply:
         """The real answer: 400 for a malformed ID, else a feed of the known papers."""
+        if _search_of(req):
+            return self._search(req)
         ids = [i for i in req.query.get("id_list", [""])[0].split(",") if i]
         for raw in ids:
             if raw in self.rejected or not _WELL_FORMED.match(raw):
@@ -184,6 +201,51 @@ class ArxivDouble:
         )
         body = feed_xml(query, entries, per_page).encode()
         return Reply(200, {"Content-Type": ATOM_TYPE}, body)
+
+    def _search(self, req: Request) -> Reply:
+        """One page of a search: papers in any asked category, submitted in the window,
+        oldest first. The word clause is recorded, not applied: arXiv stems it (memorization
+        matches memory), so papers without the standalone word come back too."""
+        query = _search_of(req)
+        start_text = req.query.get("start", ["0"])[0]
+        size_text = req.query.get("max_results", ["10"])[0]
+        if not (start_text.isdigit() and size_text.isdigit()):
+            return _error_reply("start_or_max_results", "start and max_results must be integers")
+        if self.refuse_search:
+            return _error_reply("bad_query", self.refuse_search)
+        start, size = int(start_text), int(size_text)
+        cats = set(re.findall(r"cat:([\w.\-]+)", query))
+        span = re.search(r"submittedDate:\[(\d{12}) TO (\d{12})\]", query)
+        low, high = (span.group(1), span.group(2)) if span else ("0" * 12, "9" * 12)
+        matched = sorted(
+            (
+                p
+                for p in self.papers.values()
+                if cats & set(p.categories) and low <= _minute(p.published or p.updated) <= high
+            ),
+            key=lambda p: (p.published or p.updated, p.id),
+        )
+        entries = [p.entry_xml() for p in matched[start : start + size]]
+        echo = f"search_query={query}&id_list=&start={start}&max_results={size}"
+        body = feed_xml(echo, entries, size, total=len(matched), start=start).encode()
+        return Reply(200, {"Content-Type": ATOM_TYPE}, body)
+
+
+def _search_of(req: Request) -> str:
+    """The search_query of a request without an id_list ('' otherwise)."""
+    if req.query.get("id_list", [""])[0]:
+        return ""
+    return req.query.get("search_query", [""])[0]
+
+
+def _minute(stamp: str) -> str:
+    """`2026-09-23T05:49:58Z` -> `202609230549`, as submittedDate compares."""
+    return "".join(ch for ch in stamp if ch.isdigit())[:12]
+
+
+def _error_reply(name: str, message: str) -> Reply:
+    """HTTP 400 with arXiv's Error feed."""
+    return Reply(400, {"Content-Type": ATOM_TYPE}, error_feed(name, message).encode())
 
 
 def _fault_reply(fault: str, real: Reply) -> Reply:

@@ -1,0 +1,1 @@
+"""`curator discover`: new arXiv papers for the list, screened by the scope engine."""

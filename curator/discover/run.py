@@ -1,0 +1,225 @@
+"""`curator discover`: the window's new arXiv papers, screened, with what was asked.
+
+load the list → choose the window → days the cache has settled, the rest asked of arXiv
+(one query per run of days, paged) → skip listed papers → scope engine → ranked report.
+Each settled day's IDs are remembered in the cache (service `arxiv-discover`) and each
+paper's metadata under the arXiv resolver's own key, so `curator check` reuses it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from curator.discover import screen as sc
+from curator.discover import window as win
+from curator.errors import UsageError
+from curator.options import Options
+from curator.resolvers.arxiv_search import MAX_SLICE, ArxivSearch, SearchFailed
+from curator.resolvers.cache import Cache
+from curator.resolvers.interface import Counter
+from curator.scope import ScopeRules
+
+#: Cache service of the remembered days: `<query key>:<YYYY-MM-DD>` -> {"ids": [...]}.
+DAYS = "arxiv-discover"
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to discover: the window's ends (None: chosen), the categories, the list's paths."""
+
+    since: date | None = None
+    until: date | None = None
+    categories: tuple[str, ...] = win.DEFAULT_CATEGORIES
+    size: int = MAX_SLICE  # papers per request (arXiv allows at most 2,000)
+
+
+@dataclass(frozen=True)
+class DiscoverReport:
+    """The outcome of one run: candidates ranked, skipped papers, drafts and what was asked."""
+
+    window: win.Window
+    query: str
+    candidates: tuple[sc.Candidate, ...]
+    skipped: tuple[sc.Skipped, ...]
+    drafts: tuple[Mapping[str, Any], ...]
+    requests: int
+    asked: tuple[win.Window, ...]
+    remembered: int  # days answered from the cache
+    failure: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def complete(self) -> bool:
+        """False when part of the window could not be asked (outage, refusal, offline)."""
+        return not self.failure
+
+
+def scope_rules(options: Options) -> ScopeRules:
+    """The list's rules/scope.yaml; UsageError when there is none."""
+    from curator.pipeline import load_rules
+
+    rules = load_rules(options).get("scope")
+    if not isinstance(rules, ScopeRules):
+        raise UsageError(f"no scope rules at {Path(options.root) / options.rules_dir}/scope.yaml")
+    return rules
+
+
+def gate_words(rules: ScopeRules) -> tuple[str, ...]:
+    """The entry gate's plain words (`memory`, `memories`): what the query asks for."""
+    return tuple(p.source for p in rules.gate.patterns if p.source.isalnum())
+
+
+def discover(options: Options, request: Request, now: datetime | None = None) -> DiscoverReport:
+    """Run discover for `options.paths` (the list) and `request` (no printing, no exiting)."""
+    from curator.pipeline import load
+
+    moment = now or datetime.now(UTC)
+    rules = scope_rules(options)
+    listed = sc.listed_from(load(options.paths).entries)
+    words = gate_words(rules)
+    key = win.query_key(request.categories, words)
+    cache = Cache(None if options.no_cache else options.resolved_cache_path())
+    try:
+        return _run(options, request, moment, rules, listed, cache, key)
+    finally:
+        cache.close()
+
+
+def _run(
+    options: Options,
+    request: Request,
+    now: datetime,
+    rules: ScopeRules,
+    listed: sc.Listed,
+    cache: Cache,
+    key: str,
+) -> DiscoverReport:
+    """The body of `discover` once the list, rules and cache are open."""
+    words = gate_words(rules)
+    window = win.choose(request.since, request.until, now.date(), _resume(cache, key))
+    remembered = _remembered(cache, key, window)
+    todo = [d for d in window.days() if d not in remembered]
+    got = _Asked({m["id"]: m for day in remembered.values() for m in day})
+    if options.offline and todo:
+        got.failure = "offline: part of the window is not in the cache"
+    counter = Counter()
+    if todo and not got.failure:
+        _ask(ArxivSearch(options, cache, counter), request, words, win.runs(todo), got)
+        for part, papers, complete in got.answers:
+            _remember(cache, key, part, papers, now, complete)
+    candidates, skipped = sc.screen(list(got.papers.values()), listed, rules, got.earlier)
+    return DiscoverReport(
+        window=window,
+        query=win.query(request.categories, words, window),
+        candidates=tuple(candidates),
+        skipped=tuple(skipped),
+        drafts=tuple(sc.draft(c, rules) for c in candidates),
+        requests=counter.get("arxiv"),
+        asked=tuple(part for part, _, _ in got.answers),
+        remembered=len(remembered),
+        failure=got.failure,
+        notes=tuple(dict.fromkeys([*got.notes, *cache.warnings])),
+    )
+
+
+@dataclass
+class _Asked:
+    """What the run knows: papers by ID, what earlier runs saw of them, the answers."""
+
+    papers: dict[str, Mapping[str, Any]]
+    earlier: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    answers: list[tuple[win.Window, Sequence[Mapping[str, Any]], bool]] = field(
+        default_factory=list
+    )
+    failure: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def _ask(
+    searcher: ArxivSearch,
+    request: Request,
+    words: Sequence[str],
+    parts: Sequence[win.Window],
+    got: _Asked,
+) -> None:
+    """One search per run of days, until one fails (the rest is not asked)."""
+    for part in parts:
+        found = searcher.search(win.query(request.categories, words, part), request.size)
+        if isinstance(found, SearchFailed):
+            got.failure = found.reason
+            return
+        if found.incomplete:
+            got.notes.append(
+                f"arXiv sent {found.incomplete} incomplete records for {part.label}: not "
+                "screened, and those days will be asked again"
+            )
+        got.earlier.update(_previous(searcher.cache, [m["id"] for m in found.papers]))
+        got.answers.append((part, found.papers, not found.incomplete))
+        got.papers.update({m["id"]: m for m in found.papers})
+
+
+def _resume(cache: Cache, key: str) -> date | None:
+    """The day after the last settled day this query remembers, if any."""
+    item = cache.get(DAYS, f"{key}:latest")
+    try:
+        return date.fromisoformat(str(item.value["day"])) + timedelta(days=1) if item else None
+    except (KeyError, ValueError):
+        return None
+
+
+def _remembered(cache: Cache, key: str, window: win.Window) -> dict[date, list[Mapping[str, Any]]]:
+    """The window's settled days the cache holds completely: their papers' metadata."""
+    days = {d: cache.get(DAYS, f"{key}:{d.isoformat()}") for d in window.days()}
+    ids = {d: _ids(item.value) for d, item in days.items() if item is not None}
+    metas = cache.get_many("arxiv", [f"arxiv:{i}" for got in ids.values() for i in got])
+    out: dict[date, list[Mapping[str, Any]]] = {}
+    for day, got in ids.items():
+        items = [metas.get(f"arxiv:{i}") for i in got]
+        if all(item is not None and "id" in item.value for item in items):
+            out[day] = [item.value for item in items if item is not None]
+    return out
+
+
+def _ids(value: Mapping[str, Any]) -> list[str]:
+    """The IDs a remembered day lists (a hand-edited cache may hold anything)."""
+    ids = value.get("ids")
+    return [str(i) for i in ids] if isinstance(ids, list) else []
+
+
+def _previous(cache: Cache, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
+    """Metadata an earlier run (or `curator check`) stored for these papers."""
+    items = cache.get_many("arxiv", [f"arxiv:{i}" for i in ids])
+    return {s.removeprefix("arxiv:"): item.value for s, item in items.items() if "id" in item.value}
+
+
+def _remember(
+    cache: Cache,
+    key: str,
+    part: win.Window,
+    papers: Sequence[Mapping[str, Any]],
+    now: datetime,
+    complete: bool = True,
+) -> None:
+    """Store the papers' metadata (as the resolver does) and, for a complete answer, each
+    settled day's IDs."""
+    cache.put_many("arxiv", [(f"arxiv:{m['id']}", dict(m), "") for m in papers])
+    if not complete:
+        return
+    by_day: dict[date, list[str]] = {d: [] for d in part.days()}
+    for meta in papers:
+        day = str(meta.get("published", ""))
+        target = date.fromisoformat(day) if part.holds(day) else part.until
+        by_day[target].append(str(meta["id"]))
+    rows = [
+        (f"{key}:{d.isoformat()}", {"ids": ids}, "")
+        for d, ids in by_day.items()
+        if win.settled(d, now)
+    ]
+    cache.put_many(DAYS, rows)
+    latest = max((d for d in by_day if win.settled(d, now)), default=None)
+    if latest is not None and (_resume(cache, key) or date.min) <= latest:
+        cache.put(DAYS, f"{key}:latest", {"day": latest.isoformat()})

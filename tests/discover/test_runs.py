@@ -1,0 +1,223 @@
+"""discover runs against the loopback arXiv: paging, spacing, the empty window, arXiv's
+error feed, an outage, offline, a paper revised between runs, and where a run resumes."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from curator.discover.run import Request, discover
+from curator.discover.window import SETTLE
+from tests.conftest import SAMPLES
+from tests.discover.world import LATER, SINCE, UNTIL, World, build_world, write_list
+from tests.doubles.arxiv import ArxivDouble, Paper
+from tests.doubles.server import LoopbackServer
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    """The dev-record window and its list."""
+    return build_world(tmp_path)
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> World:
+    """An empty list and an arXiv that knows nothing yet."""
+    write_list(tmp_path, [])
+    return World(tmp_path, ArxivDouble(), [])
+
+
+def test_paging_in_slices_with_the_spacing(world: World, loopback: LoopbackServer) -> None:
+    """Slices of 50: one request per slice, start advancing by 50, 0.2 s apart at least."""
+    url = world.arxiv.install(loopback)
+    options = world.options(url, arxiv_delay=0.2)
+    report = discover(options, Request(SINCE, UNTIL, size=50), LATER)
+    matched = len(report.candidates) + len(report.skipped)
+    asked = world.arxiv.searches()
+    assert matched == len(world.records) and report.complete
+    assert len(asked) == report.requests == math.ceil(matched / 50)
+    assert [int(r.query["start"][0]) for r in asked] == list(range(0, matched, 50))
+    assert {r.query["max_results"][0] for r in asked} == {"50"}
+    assert min(world.arxiv.gaps()) >= 0.19
+
+
+def test_the_empty_window(small: World, loopback: LoopbackServer) -> None:
+    """No paper: one request, an empty report, and the settled days remembered."""
+    url = small.arxiv.install(loopback)
+    first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert (first.requests, first.candidates, first.skipped, first.complete) == (1, (), (), True)
+    second = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert second.requests == 0 and second.remembered == 7
+
+
+def test_arxivs_error_feed_is_a_failure_not_an_empty_window(
+    small: World, loopback: LoopbackServer
+) -> None:
+    """HTTP 400 with arXiv's Error feed: incomplete, the message kept, nothing remembered."""
+    url = small.arxiv.install(loopback)
+    small.arxiv.refuse_search = "syntax error in query"
+    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert not report.complete and report.requests == 1
+    assert report.failure == "arXiv refused the query: syntax error in query"
+    small.arxiv.refuse_search = ""
+    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert again.complete and again.requests == 1 and again.remembered == 0
+
+
+def test_an_outage_is_not_remembered(small: World, loopback: LoopbackServer) -> None:
+    """Five 503s: arXiv unavailable, every attempt counted, the window asked again later."""
+    url = small.arxiv.install(loopback)
+    small.arxiv.papers["2609.00001"] = Paper("2609.00001", "Memory", published=f"{SINCE}T01:00:00Z")
+    small.arxiv.fail(*["503:0"] * 5)
+    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert report.failure.startswith("arXiv unavailable") and report.candidates == ()
+    assert report.requests == 5
+    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert again.complete and [c.id for c in again.candidates] == ["2609.00001"]
+
+
+def test_offline_without_the_window_in_the_cache(small: World, loopback: LoopbackServer) -> None:
+    """--offline never asks: an unknown window is incomplete, a remembered one is answered."""
+    url = small.arxiv.install(loopback)
+    report = discover(small.options(url, offline=True), Request(SINCE, UNTIL), LATER)
+    assert not report.complete and report.requests == 0 and not small.arxiv.requests()
+    discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    cached = discover(small.options(url, offline=True), Request(SINCE, UNTIL), LATER)
+    assert cached.complete and cached.requests == 0
+
+
+def _revise(double: ArxivDouble, paper_id: str) -> None:
+    """arXiv gets a v2 of the paper with another title and abstract."""
+    paper = double.papers[paper_id]
+    paper.version = 2
+    paper.title = "A renamed memory paper"
+    paper.abstract = "Version two studies long-term memory of LLM agents across sessions."
+    paper.updated = "2026-10-02T10:00:00Z"
+
+
+def test_a_paper_revised_between_runs(small: World, loopback: LoopbackServer) -> None:
+    """Unsettled days are asked again: the revision replaces v1, its draft hash follows."""
+    url = small.arxiv.install(loopback)
+    small.arxiv.papers["2609.00007"] = Paper(
+        "2609.00007", "Episodic memory for agents", published="2026-09-28T08:00:00Z"
+    )
+    soon = datetime(2026, 9, 30, 12, 0, tzinfo=UTC)
+    first = discover(small.options(url), Request(SINCE, UNTIL), soon)
+    assert [c.meta["version"] for c in first.candidates] == [1]
+    assert first.remembered == 0
+    _revise(small.arxiv, "2609.00007")
+    later = datetime.combine(UNTIL, datetime.min.time(), UTC) + SETTLE * 3
+    second = discover(small.options(url), Request(SINCE, UNTIL), later)
+    assert second.remembered == 3  # 23-25 settled at the first run; 26-29 asked again
+    last = small.arxiv.searches()[-1].query["search_query"][0]
+    assert "submittedDate:[202609260000 TO 202609292359]" in last
+    assert [w.label for w in second.asked] == ["2026-09-26..2026-09-29"]
+    (candidate,) = second.candidates
+    assert (candidate.meta["version"], candidate.revised_from) == (2, 1)
+    (draft,) = second.drafts
+    assert draft["title"] == "A renamed memory paper"
+    expected = hashlib.sha256(draft["abstract"].encode("utf-8")).hexdigest()
+    assert draft["source_sha256"] == expected and "Version two" in draft["abstract"]
+    third = discover(small.options(url), Request(SINCE, UNTIL), later)
+    assert third.requests == 0 and third.candidates[0].meta["version"] == 2
+
+
+def test_listed_under_the_title_a_previous_run_saw(small: World, loopback: LoopbackServer) -> None:
+    """Listed by its v1 title only, a paper arXiv renamed in v2 is still recognised."""
+    url = small.arxiv.install(loopback)
+    small.arxiv.papers["2609.00008"] = Paper(
+        "2609.00008", "Episodic memory for agents", published="2026-09-28T08:00:00Z"
+    )
+    discover(small.options(url), Request(SINCE, UNTIL), datetime(2026, 9, 30, tzinfo=UTC))
+    write_list(
+        small.root,
+        [
+            {
+                "title": "Episodic Memory for Agents",
+                "url": "https://example.org/p",
+                "date": "2026-09-28",
+            }
+        ],
+    )
+    _revise(small.arxiv, "2609.00008")
+    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert report.candidates == ()
+    assert [s.where.split(" at ")[0] for s in report.skipped] == ["listed by title"]
+
+
+def test_the_next_run_starts_after_the_last_settled_day(
+    small: World, loopback: LoopbackServer
+) -> None:
+    """Without --since, a run continues where the remembered days end."""
+    url = small.arxiv.install(loopback)
+    discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    nxt = discover(small.options(url), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC))
+    assert (nxt.window.since, nxt.window.until) == (date(2026, 9, 30), date(2026, 10, 6))
+    fresh = discover(
+        small.options(url, no_cache=True), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC)
+    )
+    assert (fresh.window.since, fresh.window.until) == (date(2026, 9, 30), date(2026, 10, 6))
+
+
+def test_a_partial_record_is_a_note_and_its_days_are_asked_again(
+    small: World, loopback: LoopbackServer
+) -> None:
+    """An entry the arxiv package skips (no <published>) is said, and not forgotten."""
+    url = small.arxiv.install(loopback)
+    small.arxiv.papers["2609.00009"] = Paper(
+        "2609.00009", "Memory", published="", updated="2026-09-24T08:00:00Z"
+    )
+    small.arxiv.papers["2609.00010"] = Paper("2609.00010", "Memory", published=f"{SINCE}T01:00:00Z")
+    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert [c.id for c in report.candidates] == ["2609.00010"]
+    assert report.notes == (
+        "arXiv sent 1 incomplete records for 2026-09-23..2026-09-29: not screened, and those "
+        "days will be asked again",
+    )
+    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert again.requests == 1 and again.remembered == 0
+
+
+def test_more_than_arxiv_serves_for_one_query(small: World, loopback: LoopbackServer) -> None:
+    """Past 30,000 matches arXiv stops serving: said after the first page, nothing kept."""
+    url = small.arxiv.install(loopback)
+    for n in range(30_001):
+        pid = f"2609.{n:05d}"
+        small.arxiv.papers[pid] = Paper(pid, "Memory", published=f"{SINCE}T01:00:00Z")
+    report = discover(small.options(url), Request(SINCE, UNTIL, size=10), LATER)
+    assert report.requests == 1 and report.candidates == ()
+    assert report.failure.startswith("the query matches 30001 papers, more than the 30,000")
+
+
+def test_a_readme_list(tmp_path: Path, loopback: LoopbackServer) -> None:
+    """The list may be an awesome-list document: its papers are skipped the same way."""
+    write_list(tmp_path, [])
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        (SAMPLES / "iaar-awesome-ai-memory.README.excerpt.md").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    double = ArxivDouble()
+    double.papers["2606.06448"] = Paper(
+        "2606.06448", "Memory", version=4, published=f"{SINCE}T01:00:00Z"
+    )
+    double.papers["2609.00011"] = Paper("2609.00011", "Memory", published=f"{SINCE}T02:00:00Z")
+    world = World(tmp_path, double, [])
+    options = world.options(double.install(loopback), paths=(str(readme),))
+    report = discover(options, Request(SINCE, UNTIL), LATER)
+    assert [c.id for c in report.candidates] == ["2609.00011"]
+    assert [s.id for s in report.skipped] == ["2606.06448"]
+    assert report.skipped[0].where.startswith(f"listed at {readme.as_posix()}:")
+
+
+def test_the_spacing_holds_across_runs(small: World, loopback: LoopbackServer) -> None:
+    """A run right after another waits out arXiv's spacing before its first request."""
+    url = small.arxiv.install(loopback)
+    options = small.options(url, arxiv_delay=0.3)
+    discover(options, Request(SINCE, SINCE), LATER)
+    discover(options, Request(UNTIL, UNTIL), LATER)
+    assert len(small.arxiv.searches()) == 2 and small.arxiv.gaps()[0] >= 0.29

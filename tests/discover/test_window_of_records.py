@@ -1,0 +1,125 @@
+"""Acceptance: a window of a few hundred dev-record papers, through the loopback arXiv."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from curator.discover.run import DiscoverReport, Request, discover
+from curator.discover.screen import Group
+from curator.model import Verdict
+from curator.scope import PaperText, load_rules
+from curator.scope.evaluate import POLICY_GATE
+from curator.scope.records import check_records, parse_records
+from tests.discover.world import LATER, SINCE, UNTIL, World, build_world
+from tests.doubles.server import LoopbackServer
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    """The dev-record window and its list."""
+    return build_world(tmp_path)
+
+
+def run(world: World, url: str) -> DiscoverReport:
+    """One discover run over the whole window."""
+    return discover(world.options(url), Request(SINCE, UNTIL), LATER)
+
+
+def test_listed_papers_are_skipped_and_the_rest_screened(
+    world: World, loopback: LoopbackServer
+) -> None:
+    """Every listed paper is skipped (version, old title, title only); all others screened."""
+    url = world.arxiv.install(loopback)
+    report = run(world, url)
+    assert report.complete
+    skipped = {s.id: s.where for s in report.skipped}
+    assert set(skipped) == set(world.listed)
+    assert {how for how in world.listed.values()} == {"version", "old title", "title only"}
+    assert all("by title" in skipped[i] for i, how in world.listed.items() if how == "title only")
+    found = {c.id for c in report.candidates}
+    assert found == {r.id for r in world.records} - set(world.listed)
+    # Noise outside the categories or the window never comes back.
+    assert not any(i.startswith("2609.99") for i in found | set(skipped))
+
+
+def test_gate_and_groups_match_the_maintainers(world: World, loopback: LoopbackServer) -> None:
+    """Gate failures are gate excludes; ≥ 90 % of includes likely include, ≥ 70 % of
+    excludes likely exclude."""
+    url = world.arxiv.install(loopback)
+    report = run(world, url)
+    rules = load_rules(world.root / "rules" / "scope.yaml")
+    by_id = {r.id: r for r in world.records}
+    includes: list[bool] = []  # maintainer includes that pass the gate: likely include?
+    excludes: list[bool] = []  # maintainer excludes and holds: likely exclude?
+    gate_failing = 0
+    for c in report.candidates:
+        record = by_id[c.id]
+        title, abstract = str(record.data["title"]), str(record.abstract)
+        if not (POLICY_GATE.search(title) or POLICY_GATE.search(abstract)):
+            gate_failing += 1
+            assert c.decision.verdict is Verdict.EXCLUDE and c.decision.rules == (rules.gate.id,)
+            assert c.group is Group.EXCLUDE
+        if record.decision == "include":
+            if POLICY_GATE.search(title) or POLICY_GATE.search(abstract):
+                includes.append(c.group is Group.INCLUDE)
+        else:
+            excludes.append(c.group is Group.EXCLUDE)
+    assert gate_failing >= 50 and len(includes) >= 30 and len(excludes) >= 150
+    assert sum(includes) / len(includes) >= 0.90
+    assert sum(excludes) / len(excludes) >= 0.70
+
+
+def test_requests_one_slice_and_nothing_new_the_second_time(
+    world: World, loopback: LoopbackServer
+) -> None:
+    """One request per 2,000 papers; the second run over the window asks nothing."""
+    url = world.arxiv.install(loopback)
+    first = run(world, url)
+    n = len(first.candidates) + len(first.skipped)
+    assert first.requests == len(world.arxiv.searches()) == math.ceil(n / 2000)
+    asked = world.arxiv.searches()[0].query
+    assert int(asked["max_results"][0]) <= 2000 and asked["start"] == ["0"]
+    assert "ti:memory" in asked["search_query"][0] and "cat:cs.MA" in asked["search_query"][0]
+    second = run(world, url)
+    assert second.requests == 0 and len(world.arxiv.searches()) == 1
+    assert second.remembered == 7
+    assert [c.id for c in second.candidates] == [c.id for c in first.candidates]
+
+
+def test_drafts_pass_the_lists_own_record_checks(world: World, loopback: LoopbackServer) -> None:
+    """Drafts carry the policy's fields; with the maintainer's decision filled in (here:
+    curator's suggestion), the record checks find nothing."""
+    url = world.arxiv.install(loopback)
+    report = run(world, url)
+    rules = load_rules(world.root / "rules" / "scope.yaml")
+    drafts = json.loads(json.dumps(list(report.drafts)))
+    for draft, c in zip(drafts, report.candidates, strict=True):
+        assert draft["reading_scope"] == "abstract" and draft["policy_version"] == "2026-10-09"
+        gate_only = c.decision.rules == (rules.gate.id,)
+        assert draft["decision"] == ("exclude" if gate_only else "")
+        if not draft["decision"]:
+            draft["decision"] = "include" if c.group is Group.INCLUDE else "exclude"
+    records = parse_records(json.dumps(drafts), "drafts.json")
+    official = {
+        p.id: PaperText(title=" ".join(p.title.split()), abstract=" ".join(p.abstract.split()))
+        for p in world.arxiv.papers.values()
+    }
+    assert check_records(records, {}, metadata=official, rules=rules) == []
+    assert sum(r.decision == "include" for r in records) >= 30
+
+
+def test_an_untouched_draft_waits_for_the_maintainer(
+    world: World, loopback: LoopbackServer
+) -> None:
+    """Only the decision is missing from a draft the gate did not decide."""
+    url = world.arxiv.install(loopback)
+    report = run(world, url)
+    open_drafts = [d for d in report.drafts if not d["decision"]]
+    records = parse_records(json.dumps(open_drafts[:3]), "drafts.json")
+    findings = check_records(records, {}, rules=load_rules(world.root / "rules" / "scope.yaml"))
+    assert [f.code for f in findings] == ["record-fields-missing"] * 3
+    assert all("lacks decision" in f.message for f in findings)
