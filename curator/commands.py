@@ -89,19 +89,23 @@ def run_comment(args: argparse.Namespace) -> int:
 
 
 def add_audit(sub: Any) -> None:
-    """`curator audit [PATH ...] --repo OWNER/NAME [--label curator-audit]`."""
+    """`curator audit [PATH ...] --repo OWNER/NAME [--label curator-audit]` + check's options."""
+    from curator.cli import add_check_options
+
     p = sub.add_parser("audit", help="full check; open, update or close the tracking issue")
     p.add_argument("paths", nargs="*", metavar="PATH")
     p.add_argument("--repo", required=True, metavar="OWNER/NAME")
     p.add_argument("--label", default="curator-audit", help="label of the tracking issue")
     p.add_argument("--output", metavar="FILE", help="also write the JSON report to FILE")
+    add_check_options(p)
     p.set_defaults(run=run_audit)
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    """Check everything (never PR mode), then publish the issue; exit 0 unless publishing fails."""
+    """Check everything (never PR mode), then publish the issue; exit by --fail-on (given on
+    the command line only; the audit's default is never: its result is the issue)."""
     from curator import pipeline
-    from curator.cli import options_from
+    from curator.cli import exit_status, options_from
     from curator.publish.audit import audit_from_env
     from curator.report import json as json_report
 
@@ -112,7 +116,7 @@ def run_audit(args: argparse.Namespace) -> int:
     result = audit_from_env(args.repo, report, os.environ, args.label)
     where = f" #{result.number}" if result.number else ""
     print(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}")
-    return 0
+    return exit_status(report, args.fail_on or "never")
 
 
 def add_report(sub: Any) -> None:
@@ -170,7 +174,11 @@ def run_explain(args: argparse.Namespace) -> int:
     options = options_from(args)
     rules = load_rules(options)
     if "scope" not in rules:
-        raise UsageError(f"no scope rules at {Path(options.root) / options.rules_dir}/scope.yaml")
+        from curator.rulesets import rules_folder
+
+        raise UsageError(
+            f"no scope rules at {rules_folder(options)}/scope.yaml (or give --scope-preset)"
+        )
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
     outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes
