@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from curator.errors import UsageError
+
 
 def add_import(sub: Any) -> None:
     """`curator import DOCUMENT --out DIR [--zh README_cn.md]`."""
@@ -162,7 +164,6 @@ def add_explain(sub: Any) -> None:
 def run_explain(args: argparse.Namespace) -> int:
     """Resolve one paper (cache first), apply rules/scope.yaml, print the trail."""
     from curator.cli import options_from
-    from curator.errors import UsageError
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
     from curator.pipeline import load_rules, paper_text, resolve
@@ -187,6 +188,37 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_init(sub: Any) -> None:
+    """`curator init [DIR] [--ref REF] [--paths PATHS] [--scope-preset NAME] [--force]`."""
+    p = sub.add_parser("init", help="write curator's workflows and starter rules into a list")
+    p.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the list repository")
+    p.add_argument("--ref", metavar="REF", help="curator tag, branch or commit (default: v<this>)")
+    p.add_argument("--paths", metavar="PATHS", help="what to check (default: data/ or README.md)")
+    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--force", action="store_true", help="overwrite existing workflows")
+    p.set_defaults(run=run_init)
+
+
+def run_init(args: argparse.Namespace) -> int:
+    """Pin the Action to the commit of --ref, write the files, list what was written."""
+    from curator.rulesets import SCOPE_PRESETS
+    from curator.tools import init
+
+    root = Path(args.dir)
+    if args.scope_preset and args.scope_preset not in SCOPE_PRESETS:
+        raise UsageError(f"--scope-preset takes {', '.join(SCOPE_PRESETS)}")
+    ref = args.ref or init.default_ref()
+    inputs = {"paths": args.paths or init.detect_paths(root), "scope-preset": args.scope_preset}
+    uses = init.action_reference(ref, init.commit_of(ref, os.environ))
+    result = init.init(root, uses, init.check_inputs(inputs), force=args.force)
+    for name in result.written:
+        print(f"wrote {name}")
+    for name in result.kept:
+        print(f"kept {name}")
+    print(f"uses: {result.uses}")
+    return 0
+
+
 #: Functions that add one subcommand to the argparse sub-parsers object.
 REGISTER: list[Callable[[Any], None]] = [
     add_import,
@@ -195,4 +227,5 @@ REGISTER: list[Callable[[Any], None]] = [
     add_audit,
     add_report,
     add_explain,
+    add_init,
 ]
