@@ -80,17 +80,16 @@ def commit_of(ref: str, env: Mapping[str, str]) -> str:
     is already 40-hex, else asked of GitHub (GITHUB_API_URL, GITHUB_TOKEN)."""
     if _SHA.match(ref):
         return ref
-    from urllib.parse import quote
-
     from curator.publish.api import PublishError
     from curator.publish.api import from_env as api_from_env
 
     try:
         with api_from_env(env) as api:
-            data = api.request("GET", f"/repos/{ACTION_REPOSITORY}/commits/{quote(ref)}").data
+            commit = api.repo(ACTION_REPOSITORY).get_commit(ref)
+            # raw_data fetches the commit; `sha` alone would echo the ref of a lazy object.
+            sha = api.call("GET commit", lambda: commit.raw_data.get("sha", ""))
     except PublishError as exc:
         raise UsageError(f"cannot find the commit of {ref!r} ({exc}): give --ref COMMIT") from None
-    sha = data.get("sha", "") if isinstance(data, dict) else ""
     return str(sha)
 
 
