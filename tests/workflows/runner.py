@@ -43,18 +43,19 @@ def evaluate(expr: str, ctx: dict[str, Any]) -> Any:
 
 
 def _or(t: list[str], ctx: dict[str, Any]) -> tuple[Any, list[str]]:
-    left, t = _and(t, ctx)
-    while t and t[0] == "||":
-        right, t = _and(t[1:], ctx)
-        left = left or right
-    return left, t
+    return _chain(t, ctx, "||", _and)
 
 
 def _and(t: list[str], ctx: dict[str, Any]) -> tuple[Any, list[str]]:
-    left, t = _cmp(t, ctx)
-    while t and t[0] == "&&":
-        right, t = _cmp(t[1:], ctx)
-        left = left and right
+    return _chain(t, ctx, "&&", _cmp)
+
+
+def _chain(t: list[str], ctx: dict[str, Any], op: str, operand: Any) -> tuple[Any, list[str]]:
+    """`a op b op c`, evaluated left to right, returning the deciding operand (as Actions do)."""
+    left, t = operand(t, ctx)
+    while t and t[0] == op:
+        right, t = operand(t[1:], ctx)
+        left = (left or right) if op == "||" else (left and right)
     return left, t
 
 
