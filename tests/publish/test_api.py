@@ -115,3 +115,14 @@ def test_a_get_without_answer_is_retried_a_post_is_not(fake: FakeGitHub, api: Gi
     with pytest.raises(PublishError, match="POST comment: no answer"):
         api.call("POST comment", lambda: issue.create_comment("x"), creates=True)
     assert len(fake.server.received(method="POST")) == 1
+
+
+def test_primary_limit_without_reset_fails_at_once(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """The recorded primary-limit 403 names no reset time: nothing to wait for, one request."""
+    body = recorded_json("rest_ratelimit_403_primary_unauth_2013")
+    headers = recorded_headers("rest_ratelimit_403_primary_unauth_2013")
+    fake.fail_next.append(Reply.json(body, 403, headers))
+    pulls = api.repo(REPO).get_pulls()
+    with pytest.raises(PublishError, match="GET pulls: HTTP 403: API Rate Limit Exceeded"):
+        api.call("GET pulls", lambda: list(pulls))
+    assert len(fake.server.received()) == 1

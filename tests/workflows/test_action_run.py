@@ -74,17 +74,32 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def catalogue(titles: dict[str, str]) -> str:
+    """The same papers as a data/ catalogue file."""
+    rows = "".join(
+        f'  - {{title: "{title}", arxiv: "{pid}", date: "{PAPERS[pid][1]}"}}\n'
+        for pid, title in titles.items()
+    )
+    return f"section: Memory Systems\npapers:\n{rows}"
+
+
 def commit(repo: Path, titles: dict[str, str], message: str) -> str:
-    (repo / "README.md").write_text(readme(titles), encoding="utf-8")
+    """Write the list in the repository's layout (data/ when it has one) and commit."""
+    if (repo / "data").is_dir():
+        (repo / "data" / "papers.yaml").write_text(catalogue(titles), encoding="utf-8")
+    else:
+        (repo / "README.md").write_text(readme(titles), encoding="utf-8")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
     return git(repo, "rev-parse", "HEAD")
 
 
-@pytest.fixture
-def world(tmp_path: Path, loopback: LoopbackServer) -> Iterator[dict[str, Any]]:
-    """The list repository (base commit with two papers, PR commit adding a third with a wrong
-    title), the doubles, and a runner for its workflows."""
+@pytest.fixture(params=["README.md", "data"])
+def world(
+    request: pytest.FixtureRequest, tmp_path: Path, loopback: LoopbackServer
+) -> Iterator[dict[str, Any]]:
+    """The list repository in either layout (base commit with two papers, PR commit adding a
+    third with a wrong title), the doubles, and a runner for its workflows."""
     arxiv = ArxivDouble(
         {pid: Paper(pid, title, published=f"{d}T12:00:00Z") for pid, (title, d) in PAPERS.items()}
     )
@@ -96,7 +111,13 @@ def world(tmp_path: Path, loopback: LoopbackServer) -> Iterator[dict[str, Any]]:
         git(repo, "init", "-q", "-b", "main")
         base_titles = {pid: t for pid, (t, _) in PAPERS.items() if pid != ADDED}
         (repo / "README.md").write_text(readme(base_titles), encoding="utf-8")
+        if request.param == "data":
+            (repo / "data").mkdir()
+            (repo / "data" / "papers.yaml").write_text(catalogue(base_titles), encoding="utf-8")
         assert main(["init", str(repo), "--ref", SHA]) == 0
+        assert (
+            f"paths: {request.param}\n" in (repo / ".github/workflows/curator-pr.yml").read_text()
+        )
         base = commit(repo, base_titles, "a list with curator's workflows")
         head = commit(repo, {**base_titles, ADDED: WRONG_TITLE}, "add MemoryBank")
         env = {
@@ -108,12 +129,14 @@ def world(tmp_path: Path, loopback: LoopbackServer) -> Iterator[dict[str, Any]]:
         }
         runner = Runner(repo, tmp_path / "store", REPO, env)
         yield {"repo": repo, "base": base, "head": head, "arxiv": arxiv, "github": github,
-               "runner": runner}  # fmt: skip
+               "runner": runner, "list": request.param}  # fmt: skip
 
 
 def test_the_list_holds_no_curator_source(world: dict[str, Any]) -> None:
-    """Only the README, the three workflows and the starter rules."""
+    """Only the list, the three workflows and the starter rules."""
     files = sorted(git(world["repo"], "ls-files").splitlines())
+    if world["list"] == "data":
+        files.remove("data/papers.yaml")
     assert files == [
         ".github/workflows/curator-comment.yml",
         ".github/workflows/curator-nightly.yml",
@@ -156,7 +179,8 @@ def test_pr_mode_checks_the_added_entry_and_keeps_one_comment(world: dict[str, A
         report = json.loads(Path(job.outputs["report"]).read_text(encoding="utf-8"))
         assert [e["subject"] for e in report["entries"]] == [f"arxiv:{ADDED}"]
         assert report["notes"][0].startswith("pull-request mode: 1 of 3 entries changed")
-        assert "::error file=README.md" in job.log and "arxiv-title-mismatch" in job.log
+        where = "README.md" if world["list"] == "README.md" else "data/papers.yaml"
+        assert f"::error file={where}" in job.log and "arxiv-title-mismatch" in job.log
         assert "scope not checked" in job.summary
     assert arxiv.asked_ids() == [[ADDED], [ADDED]]  # only the added paper, each time
     assert not (runner.store / "cache").exists()  # a pull request restores, never saves
