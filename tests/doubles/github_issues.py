@@ -44,6 +44,8 @@ class FakeGitHub:
     server: LoopbackServer
     login: str = "curator-bot"
     user_forbidden: bool = False
+    #: A token without write permission: every POST, PATCH and DELETE is refused.
+    read_only: bool = False
     per_page_cap: int = 100
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
     issues: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -146,6 +148,9 @@ class FakeGitHub:
         """Route one request."""
         if self.fail_next:
             return self.fail_next.pop(0)
+        if self.read_only and req.method in ("POST", "PATCH", "DELETE"):
+            # What GitHub answers an Actions token whose job lacks the permission.
+            return Reply.json({"message": "Resource not accessible by integration"}, 403)
         for method, pattern, name in _ROUTES:
             match = re.fullmatch(pattern, req.path)
             if match and req.method == method:

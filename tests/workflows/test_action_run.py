@@ -191,6 +191,19 @@ def test_pr_mode_checks_the_added_entry_and_keeps_one_comment(world: dict[str, A
     assert not (runner.store / "artifacts").exists()  # commented directly: nothing left over
 
 
+def test_a_token_that_cannot_write_leaves_the_report(world: dict[str, Any]) -> None:
+    """A PR from this repository whose job lacks pull-requests: write: a warning, and the
+    report is left for the comment workflow as for a fork; findings still fail the job."""
+    runner, github = world["runner"], world["github"]
+    github.add_pull(REPO, 7, world["head"])
+    github.read_only = True
+    job = runner.run_job("curator-pr.yml", "check", "pull_request", pull_request(world, REPO))
+    assert not job.success and "::warning title=curator::no comment" in job.log
+    assert "HTTP 403: Resource not accessible by integration" in job.log
+    assert (runner.store / "artifacts" / "1001" / "curator-report" / "report.json").is_file()
+    assert ours(github) == []
+
+
 def test_fork_pr_leaves_the_report_and_comment_mode_posts_it(world: dict[str, Any]) -> None:
     """A fork's run posts nothing and leaves the artifact; curator-comment, on workflow_run,
     finds the PR by its head commit and posts the comment; a second round edits that one."""
