@@ -38,6 +38,11 @@ def _add_check(sub: Any) -> None:
         "--format", choices=["text", "markdown", "json", "sarif", "github"], help="report format"
     )
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    add_check_options(p)
+
+
+def add_check_options(p: Any) -> None:
+    """The options `check` shares with `audit`: what to ask, which rules, when to fail."""
     p.add_argument("--offline", action="store_true", default=None, help="use only the cache")
     p.add_argument("--no-cache", action="store_true", default=None, help="ignore the cache")
     p.add_argument("--fail-on", choices=["error", "warning", "never"], help="exit 1 threshold")
@@ -45,6 +50,8 @@ def _add_check(sub: Any) -> None:
     p.add_argument(
         "--zh", metavar="DOCUMENT", help="the list's Chinese document: report entries in one only"
     )
+    p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/ beside the list)")
+    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
 
 
 def _extra_subcommands() -> list[Any]:
@@ -98,6 +105,8 @@ def options_from(args: argparse.Namespace) -> Any:
         "fail_on": getattr(args, "fail_on", None),
         "skip": getattr(args, "skip", None),
         "zh": getattr(args, "zh", None),
+        "rules_dir": getattr(args, "rules", None),
+        "scope_preset": getattr(args, "scope_preset", None),
     }
     return from_environment(cli)
 
@@ -126,6 +135,7 @@ def emit(report: Report, fmt: str, output: str) -> None:
     text = renderer(form)(report, ctx)
     if form is Format.GITHUB:
         _github_summary(report)
+        _github_outputs(report)
     if output:
         path = Path(output)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,6 +160,14 @@ def _github_summary(report: Report) -> None:
     from curator.report import github, markdown
 
     github.write_summary(markdown.render(report, _render_context(report)), Path(path))
+
+
+def _github_outputs(report: Report) -> None:
+    """The step outputs `errors` and `warnings` when running in Actions ($GITHUB_OUTPUT)."""
+    from curator.publish import write_output
+
+    write_output("errors", str(report.count(Severity.ERROR)))
+    write_output("warnings", str(report.count(Severity.WARNING)))
 
 
 def exit_status(report: Report, fail_on: str) -> int:

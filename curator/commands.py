@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.discover.cli import add_discover
+from curator.errors import UsageError
 
 
 def add_import(sub: Any) -> None:
@@ -94,19 +95,23 @@ def run_comment(args: argparse.Namespace) -> int:
 
 
 def add_audit(sub: Any) -> None:
-    """`curator audit [PATH ...] --repo OWNER/NAME [--label curator-audit]`."""
+    """`curator audit [PATH ...] --repo OWNER/NAME [--label curator-audit]` + check's options."""
+    from curator.cli import add_check_options
+
     p = sub.add_parser("audit", help="full check; open, update or close the tracking issue")
     p.add_argument("paths", nargs="*", metavar="PATH")
     p.add_argument("--repo", required=True, metavar="OWNER/NAME")
     p.add_argument("--label", default="curator-audit", help="label of the tracking issue")
     p.add_argument("--output", metavar="FILE", help="also write the JSON report to FILE")
+    add_check_options(p)
     p.set_defaults(run=run_audit)
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    """Check everything (never PR mode), then publish the issue; exit 0 unless publishing fails."""
+    """Check everything (never PR mode), then publish the issue; exit by --fail-on (given on
+    the command line only; the audit's default is never: its result is the issue)."""
     from curator import pipeline
-    from curator.cli import options_from
+    from curator.cli import exit_status, options_from
     from curator.publish.audit import audit_from_env
     from curator.report import json as json_report
 
@@ -117,7 +122,7 @@ def run_audit(args: argparse.Namespace) -> int:
     result = audit_from_env(args.repo, report, os.environ, args.label)
     where = f" #{result.number}" if result.number else ""
     print(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}")
-    return 0
+    return exit_status(report, args.fail_on or "never")
 
 
 def add_report(sub: Any) -> None:
@@ -163,7 +168,6 @@ def add_explain(sub: Any) -> None:
 def run_explain(args: argparse.Namespace) -> int:
     """Resolve one paper (cache first), apply rules/scope.yaml, print the trail."""
     from curator.cli import options_from
-    from curator.errors import UsageError
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
     from curator.pipeline import load_rules, paper_text, resolve
@@ -175,7 +179,11 @@ def run_explain(args: argparse.Namespace) -> int:
     options = options_from(args)
     rules = load_rules(options)
     if "scope" not in rules:
-        raise UsageError(f"no scope rules at {Path(options.root) / options.rules_dir}/scope.yaml")
+        from curator.rulesets import rules_folder
+
+        raise UsageError(
+            f"no scope rules at {rules_folder(options)}/scope.yaml (or give --scope-preset)"
+        )
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
     outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes
@@ -198,10 +206,11 @@ def add_scope(sub: Any) -> None:
 def run_scope_train(args: argparse.Namespace) -> int:
     """Refuse records that fail the policy's checks, train, write the scorer, say what."""
     from curator.cli import options_from
+    from curator.rulesets import rules_folder
     from curator.scope.train import train_files
 
     options = options_from(args)
-    rules = Path(args.rules or Path(options.root) / options.rules_dir / "scope.yaml")
+    rules = Path(args.rules or rules_folder(options) / "scope.yaml")
     command = " ".join(["curator scope train", *args.records, "--out", args.out])
     scorer = train_files(args.records, rules, Path(args.out), command)
     about = scorer.provenance
@@ -209,6 +218,37 @@ def run_scope_train(args: argparse.Namespace) -> int:
         f"{args.out}: {len(scorer.weights)} term weights from {about['examples']} gate-passing "
         f"records ({about['excludes']} exclude/hold), threshold {scorer.threshold:.3f}"
     )
+    return 0
+
+
+def add_init(sub: Any) -> None:
+    """`curator init [DIR] [--ref REF] [--paths PATHS] [--scope-preset NAME] [--force]`."""
+    p = sub.add_parser("init", help="write curator's workflows and starter rules into a list")
+    p.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the list repository")
+    p.add_argument("--ref", metavar="REF", help="curator tag, branch or commit (default: v<this>)")
+    p.add_argument("--paths", metavar="PATHS", help="what to check (default: data/ or README.md)")
+    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--force", action="store_true", help="overwrite existing workflows")
+    p.set_defaults(run=run_init)
+
+
+def run_init(args: argparse.Namespace) -> int:
+    """Pin the Action to the commit of --ref, write the files, list what was written."""
+    from curator.rulesets import SCOPE_PRESETS
+    from curator.tools import init
+
+    root = Path(args.dir)
+    if args.scope_preset and args.scope_preset not in SCOPE_PRESETS:
+        raise UsageError(f"--scope-preset takes {', '.join(SCOPE_PRESETS)}")
+    ref = args.ref or init.default_ref()
+    inputs = {"paths": args.paths or init.detect_paths(root), "scope-preset": args.scope_preset}
+    uses = init.action_reference(ref, init.commit_of(ref, os.environ))
+    result = init.init(root, uses, init.check_inputs(inputs), force=args.force)
+    for name in result.written:
+        print(f"wrote {name}")
+    for name in result.kept:
+        print(f"kept {name}")
+    print(f"uses: {result.uses}")
     return 0
 
 
@@ -222,4 +262,5 @@ REGISTER: list[Callable[[Any], None]] = [
     add_report,
     add_explain,
     add_scope,
+    add_init,
 ]

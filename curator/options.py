@@ -48,7 +48,8 @@ class Options:
     output: str = ""
     changed_since: str = ""
     zh: str = ""
-    rules_dir: str = "rules"
+    rules_dir: str = ""  # "": a rules/ folder next to the list, else the root's (rulesets.py)
+    scope_preset: str = ""
     records_dir: str = "screening"
     date_tolerance_days: int = 7
     ttl_arxiv: float = 30 * 86400.0

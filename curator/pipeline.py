@@ -202,8 +202,11 @@ RULES: dict[Service, tuple[str, str, str]] = {
 
 
 def load_rules(options: Options) -> dict[str, Any]:
-    """The rules/ files of the services in use; a missing file means the defaults."""
-    folder = Path(options.root) / options.rules_dir
+    """The rules files of the services in use; a missing file means the defaults (for scope:
+    the named preset, if any, else no scope check)."""
+    from curator.rulesets import load_scope_preset, rules_folder
+
+    folder = rules_folder(options)
     rules: dict[str, Any] = {}
     for service, (key, loader, default) in RULES.items():
         if options.skips(service):
@@ -213,6 +216,8 @@ def load_rules(options: Options) -> dict[str, Any]:
             rules[key] = load_object(loader)(path)
         elif default:
             rules[key] = load_object(default)()
+        elif service is Service.SCOPE and options.scope_preset:
+            rules[key] = load_scope_preset(options.scope_preset)
     return rules
 
 
@@ -350,6 +355,10 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx)
     findings += translations(loaded, selection, ctx)
     notes = list(dict.fromkeys([*loaded.notes, *skipped_note(options), *resolved.notes]))
+    if "scope" not in rules and not options.skips(Service.SCOPE):
+        from curator.rulesets import scope_not_checked
+
+        notes.append(scope_not_checked(options))
     if options.changed_since:
         notes.insert(
             0,

@@ -47,18 +47,21 @@ def publish(api: GitHubAPI, repo: str, report: DiscoverReport, label: str) -> Au
     """Open or update the window's issue (none is opened for a window with no candidate)."""
     check_repo(repo)
     marker = window_marker(report)
-    mine = [i for i in find_issue(api, repo, label) if marker in (i.get("body") or "")]
-    current: Mapping[str, Any] | None = mine[0] if mine else None
+    mine = [i for i in find_issue(api, repo, label) if marker in (i.body or "")]
+    current: Any = mine[0] if mine else None
     if current is None:
         if not report.candidates:
             return AuditResult("none")
-        payload = {"title": title(report), "body": issue_body(report), "labels": [label]}
-        made = api.request("POST", f"/repos/{repo}/issues", json=payload).data
-        return AuditResult("opened", made["number"], made.get("html_url", ""))
-    body = issue_body(report, ticked(str(current.get("body") or "")))
-    update = {"title": title(report), "body": body}
-    done = api.request("PATCH", f"/repos/{repo}/issues/{current['number']}", json=update).data
-    return AuditResult("updated", int(current["number"]), done.get("html_url", ""))
+        body, name = issue_body(report), title(report)
+        made = api.call(
+            "POST issue",
+            lambda: api.repo(repo).create_issue(title=name, body=body, labels=[label]),
+            creates=True,
+        )
+        return AuditResult("opened", made.number, made.html_url or "")
+    body, name = issue_body(report, ticked(str(current.body or ""))), title(report)
+    api.call("PATCH issue", lambda: current.edit(title=name, body=body))
+    return AuditResult("updated", int(current.number), current.html_url or "")
 
 
 def publish_from_env(

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from curator.discover import screen as sc
@@ -61,10 +60,11 @@ class DiscoverReport:
 def scope_rules(options: Options) -> ScopeRules:
     """The list's rules/scope.yaml; UsageError when there is none."""
     from curator.pipeline import load_rules
+    from curator.rulesets import rules_folder
 
     rules = load_rules(options).get("scope")
     if not isinstance(rules, ScopeRules):
-        raise UsageError(f"no scope rules at {Path(options.root) / options.rules_dir}/scope.yaml")
+        raise UsageError(f"no scope rules at {rules_folder(options)}/scope.yaml")
     return rules
 
 

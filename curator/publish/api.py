@@ -1,46 +1,43 @@
-"""A small GitHub REST client for publishing: token auth, request counting, retries on 5xx and
-secondary rate limits, Link-header pagination. The token never appears in a message or repr."""
+"""GitHub for publishing: PyGithub's objects and pagination (comments, issues, labels, pulls)
+under curator's retry policy, run by tenacity.
+
+PyGithub's own retries and request spacing are off. Each call (one PyGithub operation, which
+may be several requests, e.g. every page of a list) is retried on a 5xx answer or a failed
+connection, and after a rate limit (Retry-After, the reset time, or a minute for a secondary
+limit) when the wait fits `max_wait`. A call that creates something (a POST) is never sent
+again after a 5xx or no answer: it may have taken effect, and the next run finds it by its
+marker instead. PyGithub sends every request, Link-header pages included, to the configured
+host only, so the token never leaves it; no message or repr shows the token.
+"""
 
 from __future__ import annotations
 
-import re
+import math
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import httpx
+import github
+import requests
+import tenacity
 
 from curator import __version__
 from curator.errors import CuratorError
 from curator.report.sanitize import clean, shorten
 
 DEFAULT_API = "https://api.github.com"
-_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="([^"]+)"')
+API_VERSION = "2022-11-28"
+T = TypeVar("T")
 
 
 class PublishError(CuratorError):
     """GitHub refused or failed a request that publishing cannot do without."""
 
 
-@dataclass(frozen=True)
-class Response:
-    """Status, lower-cased headers and the parsed JSON body (None when there is none)."""
-
-    status: int
-    headers: Mapping[str, str]
-    data: Any = None
-    links: Mapping[str, str] = field(default_factory=dict)
-
-
-def parse_links(header: str) -> dict[str, str]:
-    """rel -> URL from a Link header."""
-    return {rel: url for url, rel in _LINK.findall(header or "")}
-
-
 class GitHubAPI:
-    """GitHub REST at `base_url` (GITHUB_API_URL); counts every request it sends."""
+    """PyGithub at `base_url` (GITHUB_API_URL) with `token`, lazily: objects are fetched only
+    when an attribute they lack is read, and every fetch runs inside `call`."""
 
     def __init__(
         self,
@@ -51,26 +48,29 @@ class GitHubAPI:
         retries: int = 3,
         max_wait: float = 60.0,
         sleep: Callable[[float], None] = time.sleep,
-        transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.requests = 0
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise PublishError(f"GITHUB_API_URL must be an http(s) URL, not {base_url!r}")
         self.retries = retries
         self.max_wait = max_wait
         self._sleep = sleep
-        headers = {
-            "Accept": "application/vnd.github+json",
-            "X-GitHub-Api-Version": "2022-11-28",
-            "User-Agent": f"curator/{__version__}",
-        }
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        self._client = httpx.Client(
-            headers=headers, timeout=timeout, transport=transport, follow_redirects=False
+        self.github = github.Github(
+            base_url=self.base_url,
+            auth=github.Auth.Token(token) if token else None,
+            timeout=max(1, math.ceil(timeout)),
+            user_agent=f"curator/{__version__}",
+            per_page=100,
+            retry=None,  # no urllib3 retries: the policy below decides
+            seconds_between_requests=None,
+            seconds_between_writes=None,
+            lazy=True,
+            api_version=API_VERSION,
         )
 
     def __repr__(self) -> str:
-        return f"GitHubAPI({self.base_url!r}, requests={self.requests})"
+        return f"GitHubAPI({self.base_url!r})"
 
     def __enter__(self) -> GitHubAPI:
         return self
@@ -79,114 +79,94 @@ class GitHubAPI:
         self.close()
 
     def close(self) -> None:
-        """Close the connection pool."""
-        self._client.close()
+        """Close the connections."""
+        self.github.close()
 
-    def request(
-        self, method: str, path: str, *, json: Any = None, params: Mapping[str, Any] | None = None
-    ) -> Response:
-        """Send one call (with retries); PublishError unless the status is 2xx."""
-        url = self._url(path)
-        for attempt in range(self.retries + 1):
-            reply = self._send(method, url, json, params)
-            wait = retry_after(reply, attempt) if reply is not None else 2.0**attempt
-            if method == "POST" and (reply is None or reply.status_code >= 500):
-                # The comment or issue may exist already: posting again could leave two. The
-                # next run finds it by its marker (and removes any duplicate) instead.
-                wait = None
-            if wait is None or attempt == self.retries:
-                break
-            if wait > self.max_wait:
-                raise PublishError(f"GitHub {method} {_where(url)}: rate limited for {wait:.0f} s")
-            self._sleep(wait)
-        if reply is None:
-            raise PublishError(f"GitHub {method} {_where(url)}: no answer")
-        return self._result(method, url, reply)
+    def repo(self, full_name: str) -> Any:
+        """The repository OWNER/NAME, not fetched (its methods build the URLs)."""
+        return self.github.get_repo(full_name)
 
-    def paginate(self, path: str, params: Mapping[str, Any] | None = None) -> Iterator[Any]:
-        """Every item of a list endpoint, following Link rel="next" on this same host only."""
-        response = self.request("GET", path, params={"per_page": 100, **(params or {})})
-        while True:
-            yield from response.data or []
-            following = response.links.get("next", "")
-            if not following:
-                return
-            response = self.request("GET", following)
+    def call(self, what: str, operation: Callable[[], T], *, creates: bool = False) -> T:
+        """Run one PyGithub operation under the retry policy; PublishError when it fails.
+
+        `what` names it in messages ("POST comment"); `creates` marks an operation that must
+        not be repeated once it may have taken effect.
+        """
+        retrying = tenacity.Retrying(
+            retry=tenacity.retry_if_exception(lambda exc: self._wait(exc, 0, creates) is not None),
+            wait=lambda state: self._wait(_failure(state), state.attempt_number - 1, creates) or 0,
+            stop=self._stop,
+            sleep=self._sleep,
+            reraise=True,
+        )
+        try:
+            return retrying(operation)
+        except github.GithubException as exc:
+            raise PublishError(f"GitHub {what}: {_reason(exc)}") from None
+        except requests.RequestException as exc:
+            raise PublishError(f"GitHub {what}: no answer ({type(exc).__name__})") from None
+        except AssertionError:
+            # PyGithub asserts that a URL it was handed (a Link header's) is on the API host.
+            raise PublishError(f"GitHub {what}: refused a URL outside {self.base_url}") from None
 
     def login(self) -> str:
         """The token's user (GET /user), or "" when the token cannot say (an Actions token)."""
         try:
-            data = self.request("GET", "/user").data
+            return str(self.call("GET /user", lambda: self.github.get_user().login))
         except PublishError:
             return ""
-        return str(data.get("login", "")) if isinstance(data, dict) else ""
 
-    def _url(self, path: str) -> str:
-        """An absolute URL; absolute ones must point at the configured API (token safety)."""
-        if not path.startswith(("http://", "https://")):
-            return self.base_url + "/" + path.lstrip("/")
-        if _origin(path) != _origin(self.base_url):
-            raise PublishError(f"refusing to send the token to {_origin(path)}")
-        return path
-
-    def _send(
-        self, method: str, url: str, body: Any, params: Mapping[str, Any] | None
-    ) -> httpx.Response | None:
-        """One HTTP exchange, counted; None on a transport failure."""
-        self.requests += 1
-        try:
-            return self._client.request(method, url, json=body, params=params)
-        except httpx.TransportError:
+    def _wait(self, exc: BaseException, attempt: int, creates: bool) -> float | None:
+        """Seconds to wait before trying `exc`'s operation again, or None: not again."""
+        if isinstance(exc, requests.RequestException):
+            return None if creates else 2.0**attempt
+        if not isinstance(exc, github.GithubException):
             return None
+        if exc.status >= 500:
+            return None if creates else 2.0**attempt
+        return rate_limit_wait(exc.status, exc.headers or {}, str(exc.data), attempt)
 
-    def _result(self, method: str, url: str, reply: httpx.Response) -> Response:
-        """Response for a 2xx, else PublishError with GitHub's message."""
-        data = _json(reply)
-        if not 200 <= reply.status_code < 300:
-            said = data.get("message", "") if isinstance(data, dict) else reply.reason_phrase
-            text = shorten(clean(said), 200)
-            raise PublishError(f"GitHub {method} {_where(url)}: HTTP {reply.status_code}: {text}")
-        headers = {k.lower(): v for k, v in reply.headers.items()}
-        return Response(reply.status_code, headers, data, parse_links(headers.get("link", "")))
+    def _stop(self, state: tenacity.RetryCallState) -> bool:
+        """Stop after `retries`; a limit longer than `max_wait` fails at once, saying so."""
+        wait = self._wait(_failure(state), state.attempt_number - 1, creates=False) or 0.0
+        if wait > self.max_wait:
+            raise PublishError(f"GitHub: rate limited for {wait:.0f} s") from None
+        return state.attempt_number > self.retries
 
 
-def retry_after(reply: httpx.Response, attempt: int) -> float | None:
-    """Seconds to wait before retrying this reply, or None when it should not be retried."""
-    status = reply.status_code
-    if status >= 500:
-        return 2.0**attempt
+def rate_limit_wait(
+    status: int, headers: Mapping[str, str], body: str, attempt: int
+) -> float | None:
+    """Seconds GitHub asks to wait after a 403/429 rate limit; None when it is no limit."""
     if status not in (403, 429):
         return None
-    header = reply.headers.get("retry-after", "")
-    if header.isdigit():
+    lower = {k.lower(): v for k, v in headers.items()}
+    header = lower.get("retry-after", "")
+    if header.isascii() and header.isdigit():
         return float(header)
-    if reply.headers.get("x-ratelimit-remaining") == "0":
-        reset = reply.headers.get("x-ratelimit-reset", "")
-        return max(float(reset) - time.time(), 1.0) if reset.isdigit() else None
-    message = reply.text.lower()
+    if lower.get("x-ratelimit-remaining") == "0":
+        reset = lower.get("x-ratelimit-reset", "")
+        return max(float(reset) - time.time(), 1.0) if reset.isascii() and reset.isdigit() else None
+    text = body.lower()
     # Secondary limits without retry-after: GitHub says wait at least a minute.
-    if "secondary rate limit" in message or "abuse" in message:
+    if "secondary rate limit" in text or "abuse" in text:
         return 60.0 * 2.0**attempt
     return None
 
 
-def _json(reply: httpx.Response) -> Any:
-    """The body as JSON, or None (empty body, or HTML on a 5xx)."""
-    try:
-        return reply.json() if reply.content else None
-    except ValueError:
-        return None
+def _failure(state: tenacity.RetryCallState) -> BaseException:
+    """The exception of the last try."""
+    assert state.outcome is not None and state.outcome.failed
+    exc = state.outcome.exception()
+    assert exc is not None
+    return exc
 
 
-def _origin(url: str) -> str:
-    """scheme://host:port of a URL."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def _where(url: str) -> str:
-    """The path of a URL, for messages (no query string)."""
-    return urlsplit(url).path
+def _reason(exc: github.GithubException) -> str:
+    """HTTP status and GitHub's message, cleaned and short."""
+    data = exc.data
+    said = data.get("message", "") if isinstance(data, dict) else ""
+    return f"HTTP {exc.status}: {shorten(clean(str(said)), 200)}"
 
 
 def from_env(env: Mapping[str, str], **kwargs: Any) -> GitHubAPI:

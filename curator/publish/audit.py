@@ -160,16 +160,21 @@ def audit_body(report: Report, ctx: RenderContext, previous: Mapping[str, Any] |
     return head + markdown.render(report, ctx, limit=max(room, 1000))
 
 
-def find_issue(api: GitHubAPI, repo: str, label: str) -> list[dict[str, Any]]:
-    """Our open audit issues carrying `label`, oldest first (pull requests excluded)."""
+def find_issue(api: GitHubAPI, repo: str, label: str) -> list[Any]:
+    """Our open audit issues (PyGithub Issues) carrying `label`, oldest first, without PRs."""
     logins = authors(api)
-    found = []
-    for issue in api.paginate(f"/repos/{repo}/issues", {"labels": label, "state": "open"}):
-        user = (issue.get("user") or {}).get("login", "")
-        text = (issue.get("body") or "").lstrip()
-        if "pull_request" not in issue and user in logins and text.startswith(MARKER):
-            found.append(issue)
-    return sorted(found, key=lambda i: int(i["number"]))
+    listed = api.repo(repo).get_issues(state="open", labels=[label])
+    issues = api.call("GET issues", lambda: list(listed))
+    found = [
+        issue
+        for issue in issues
+        # A PR is listed too; its html_url says so without another request.
+        if "/pull/" not in (issue.html_url or "")
+        and issue.user is not None
+        and issue.user.login in logins
+        and (issue.body or "").lstrip().startswith(MARKER)
+    ]
+    return sorted(found, key=lambda i: int(i.number))
 
 
 def run_audit(
@@ -184,31 +189,33 @@ def run_audit(
     ctx = ctx or RenderContext(repository=repo, title="curator audit")
     issues = find_issue(api, repo, label)
     for extra in issues[1:]:
-        _close(api, repo, extra["number"], "not_planned")
+        _close_duplicate(api, extra)
     current = issues[0] if issues else None
     clean = markdown.is_clean(report)
     if current is None and clean:
         return AuditResult("none")
-    previous = decode_state(current.get("body", "")) if current else None
-    body = audit_body(report, ctx, previous)
+    previous = decode_state(current.body or "") if current else None
+    body, title = audit_body(report, ctx, previous), _title(report, ctx)
     if current is None:
-        payload = {"title": _title(report, ctx), "body": body, "labels": [label]}
-        made = api.request("POST", f"/repos/{repo}/issues", json=payload).data
-        return AuditResult("opened", made["number"], made.get("html_url", ""))
-    update: dict[str, Any] = {"title": _title(report, ctx), "body": body}
+        made = api.call(
+            "POST issue",
+            lambda: api.repo(repo).create_issue(title=title, body=body, labels=[label]),
+            creates=True,
+        )
+        return AuditResult("opened", made.number, made.html_url or "")
     if clean:
-        update |= {"state": "closed", "state_reason": "completed"}
-    done = api.request("PATCH", f"/repos/{repo}/issues/{current['number']}", json=update).data
-    return AuditResult(
-        "closed" if clean else "updated", current["number"], done.get("html_url", "")
-    )
+        api.call(
+            "PATCH issue",
+            lambda: current.edit(title=title, body=body, state="closed", state_reason="completed"),
+        )
+    else:
+        api.call("PATCH issue", lambda: current.edit(title=title, body=body))
+    return AuditResult("closed" if clean else "updated", current.number, current.html_url or "")
 
 
-def _close(api: GitHubAPI, repo: str, number: int, reason: str) -> None:
+def _close_duplicate(api: GitHubAPI, issue: Any) -> None:
     """Close a duplicate audit issue."""
-    api.request(
-        "PATCH", f"/repos/{repo}/issues/{number}", json={"state": "closed", "state_reason": reason}
-    )
+    api.call("PATCH issue", lambda: issue.edit(state="closed", state_reason="not_planned"))
 
 
 def _title(report: Report, ctx: RenderContext) -> str:

@@ -62,22 +62,22 @@ def upsert_comment(api: GitHubAPI, repo: str, pr: int, body: str) -> CommentResu
     if pr <= 0:
         raise UsageError(f"--pr must be a positive number, not {pr}")
     body = prepare(body)
-    ours = own_comments(api, repo, pr, authors(api))
+    issue = api.repo(repo).get_issue(pr)
+    ours = own_comments(api, issue, authors(api))
     clean = markdown.CLEAN_MARKER in body
     if not ours:
         if clean:
             return CommentResult("skipped")
-        made = api.request("POST", f"/repos/{repo}/issues/{pr}/comments", json={"body": body})
-        return CommentResult("created", made.data["id"], made.data.get("html_url", ""))
+        made = api.call("POST comment", lambda: issue.create_comment(body), creates=True)
+        return CommentResult("created", made.id, made.html_url or "")
     keep, extra = ours[0], ours[1:]
     if clean:
         body = resolved(body)
-    deleted = tuple(_delete(api, repo, c["id"]) for c in extra)
-    if keep.get("body") == body:
-        return CommentResult("unchanged", keep["id"], keep.get("html_url", ""), deleted)
-    path = f"/repos/{repo}/issues/comments/{keep['id']}"
-    done = api.request("PATCH", path, json={"body": body})
-    return CommentResult("updated", keep["id"], done.data.get("html_url", ""), deleted)
+    deleted = tuple(_delete(api, c) for c in extra)
+    if keep.body == body:
+        return CommentResult("unchanged", keep.id, keep.html_url or "", deleted)
+    api.call("PATCH comment", lambda: keep.edit(body))
+    return CommentResult("updated", keep.id, keep.html_url or "", deleted)
 
 
 def prepare(body: str) -> str:
@@ -103,31 +103,32 @@ def authors(api: GitHubAPI) -> frozenset[str]:
     return frozenset({BOT, login} - {""})
 
 
-def own_comments(
-    api: GitHubAPI, repo: str, pr: int, logins: frozenset[str]
-) -> list[dict[str, Any]]:
-    """Our comments on the PR, oldest first, across all pages."""
-    found = []
-    for comment in api.paginate(f"/repos/{repo}/issues/{pr}/comments"):
-        user = (comment.get("user") or {}).get("login", "")
-        text = comment.get("body") or ""
-        if user in logins and text.lstrip().startswith(markdown.MARKER):
-            found.append(comment)
-    return sorted(found, key=lambda c: int(c["id"]))
+def own_comments(api: GitHubAPI, issue: Any, logins: frozenset[str]) -> list[Any]:
+    """Our comments (PyGithub IssueComments) on the PR, oldest first, across all pages."""
+    comments = api.call("GET comments", lambda: list(issue.get_comments()))
+    found = [
+        c
+        for c in comments
+        if c.user is not None
+        and c.user.login in logins
+        and (c.body or "").lstrip().startswith(markdown.MARKER)
+    ]
+    return sorted(found, key=lambda c: int(c.id))
 
 
-def _delete(api: GitHubAPI, repo: str, comment_id: int) -> int:
+def _delete(api: GitHubAPI, comment: Any) -> int:
     """Delete one duplicate comment; its id."""
-    api.request("DELETE", f"/repos/{repo}/issues/comments/{comment_id}")
-    return comment_id
+    api.call("DELETE comment", comment.delete)
+    return int(comment.id)
 
 
 def find_pr(api: GitHubAPI, repo: str, head_sha: str) -> int | None:
     """The open PR whose head is `head_sha` (fork PRs too, which workflow_run does not list)."""
     check_repo(repo)
-    for pull in api.paginate(f"/repos/{repo}/pulls", {"state": "open"}):
-        if (pull.get("head") or {}).get("sha") == head_sha:
-            return int(pull["number"])
+    pulls = api.call("GET pulls", lambda: list(api.repo(repo).get_pulls(state="open")))
+    for pull in pulls:
+        if pull.head is not None and pull.head.sha == head_sha:
+            return int(pull.number)
     return None
 
 

@@ -61,6 +61,7 @@ def write_list(root: Path, papers: list[dict[str, str]]) -> None:
     """rules/scope.yaml (the project's) and data/papers.yaml with `papers`."""
     (root / "rules").mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "rules" / "scope.yaml", root / "rules" / "scope.yaml")
+    shutil.copy(ROOT / "rules" / "scope-scorer.json", root / "rules" / "scope-scorer.json")
     (root / "data").mkdir(exist_ok=True)
     text = (
         "section: Papers\npapers:"

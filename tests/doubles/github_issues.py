@@ -44,12 +44,16 @@ class FakeGitHub:
     server: LoopbackServer
     login: str = "curator-bot"
     user_forbidden: bool = False
+    #: A token without write permission: every POST, PATCH and DELETE is refused.
+    read_only: bool = False
     per_page_cap: int = 100
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
     issues: dict[int, dict[str, Any]] = field(default_factory=dict)
     pulls: list[dict[str, Any]] = field(default_factory=list)
     next_id: int = 600422520
     fail_next: list[Reply] = field(default_factory=list)
+    #: ref (tag, branch) -> commit, for GET /repos/{o}/{r}/commits/{ref}
+    commits: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._comment = recorded_json("rest_issue_comment_get_200_2025")
@@ -144,6 +148,9 @@ class FakeGitHub:
         """Route one request."""
         if self.fail_next:
             return self.fail_next.pop(0)
+        if self.read_only and req.method in ("POST", "PATCH", "DELETE"):
+            # What GitHub answers an Actions token whose job lacks the permission.
+            return Reply.json({"message": "Resource not accessible by integration"}, 403)
         for method, pattern, name in _ROUTES:
             match = re.fullmatch(pattern, req.path)
             if match and req.method == method:
@@ -223,6 +230,13 @@ class FakeGitHub:
         items = [_public(p) for p in self.pulls if p["_repo"] == f"{owner}/{name}"]
         return self._page(req, items, f"{self.api}/repos/{owner}/{name}/pulls")
 
+    def get_commit(self, req: Request, owner: str, name: str, ref: str) -> Reply:
+        """A commit by ref, by analogy (no commit recording exists): only `sha` and `url`."""
+        sha = self.commits.get(ref)
+        if sha is None:
+            return Reply.json(recorded_json("rest_404_modern_body_with_status_2025"), 404)
+        return Reply.json({"sha": sha, "url": f"{self.api}/repos/{owner}/{name}/commits/{sha}"})
+
     def _author(self, req: Request) -> str:
         """Who the token is: the bot for a token the double calls an Actions token."""
         return "github-actions[bot]" if self.user_forbidden else self.login
@@ -267,6 +281,7 @@ _ROUTES = (
     ("POST", rf"/repos/{_NAME}/{_NAME}/issues", "create_issue"),
     ("PATCH", rf"/repos/{_NAME}/{_NAME}/issues/(\d+)", "edit_issue"),
     ("GET", rf"/repos/{_NAME}/{_NAME}/pulls", "list_pulls"),
+    ("GET", rf"/repos/{_NAME}/{_NAME}/commits/([^/]+)", "get_commit"),
 )
 
 

@@ -1,48 +1,46 @@
-"""The REST client: auth, counting, pagination, retries, token safety."""
+"""Publishing through PyGithub: auth, pagination, curator's retry policy, token safety."""
 
 from __future__ import annotations
 
 import pytest
 
-from curator.publish.api import GitHubAPI, PublishError, parse_links
+from curator.publish.api import GitHubAPI, PublishError
 from tests.doubles.github_issues import GITHUB, FakeGitHub, recorded_headers, recorded_json
 from tests.doubles.server import Reply
 from tests.publish.conftest import REPO
 
 
-def test_parse_recorded_link_header() -> None:
-    """The recorded page-1 Link header gives next and last."""
-    links = parse_links(recorded_headers("rest_issue_comments_list_page1_link_header_2024")["Link"])
-    assert links["next"].endswith("/repositories/3544490/issues/1136/comments?per_page=3&page=2")
-    assert set(links) == {"next", "last"}
+def comments(api: GitHubAPI, number: int) -> list[str]:
+    issue = api.repo(REPO).get_issue(number)
+    return api.call("GET comments", lambda: [c.body for c in issue.get_comments()])
 
 
-def test_paginates_across_pages_and_counts(fake: FakeGitHub, api: GitHubAPI) -> None:
+def test_paginates_across_pages_by_link_header(fake: FakeGitHub, api: GitHubAPI) -> None:
     """Items from every page, following Link URLs that switch to /repositories/{id}."""
     fake.per_page_cap = 3
     for i in range(8):
         fake.add_comment(REPO, 5, f"c{i}", "someone")
-    bodies = [c["body"] for c in api.paginate(f"/repos/{REPO}/issues/5/comments")]
-    assert bodies == [f"c{i}" for i in range(8)]
-    assert api.requests == 3
+    assert comments(api, 5) == [f"c{i}" for i in range(8)]
+    assert len(fake.server.received()) == 3
     assert len(fake.server.received("/repositories/")) == 2
 
 
 def test_sends_token_and_api_version(fake: FakeGitHub, api: GitHubAPI) -> None:
-    """Bearer auth, the JSON media type and the API version header."""
-    api.request("GET", "/user")
+    """The token, the API version header and curator's User-Agent; no token in repr."""
+    assert api.login() == "curator-bot"
     headers = fake.server.received("/user")[0].headers
-    assert headers["authorization"] == "Bearer ghp_secret_token_value"
+    assert headers["authorization"].endswith(" ghp_secret_token_value")
     assert headers["x-github-api-version"] == "2022-11-28"
+    assert headers["user-agent"].startswith("curator/")
     assert "ghp_secret" not in repr(api)
 
 
 def test_retries_5xx_then_succeeds(fake: FakeGitHub, api: GitHubAPI) -> None:
     """A recorded 503 with an HTML body is retried."""
     html = (GITHUB / "rest_503_html_body_2012.html").read_bytes()
-    fake.fail_next.append(Reply(503, {"Content-Type": "application/json"}, html))
-    assert api.request("GET", "/user").data["login"] == "curator-bot"
-    assert api.requests == 2
+    fake.fail_next.append(Reply(503, {"Content-Type": "text/html"}, html))
+    assert api.login() == "curator-bot"
+    assert len(fake.server.received("/user")) == 2
 
 
 def test_retries_secondary_limit_after_retry_after(fake: FakeGitHub) -> None:
@@ -52,7 +50,7 @@ def test_retries_secondary_limit_after_retry_after(fake: FakeGitHub) -> None:
     headers = recorded_headers("rest_ratelimit_403_secondary_retry_after_2026")
     fake.fail_next.append(Reply.json(body, 403, headers))
     with GitHubAPI(fake.api, "t", sleep=waits.append) as client:
-        client.request("GET", "/user")
+        assert client.login() == "curator-bot"
     assert waits == [60.0]
 
 
@@ -62,22 +60,34 @@ def test_gives_up_when_limit_longer_than_max_wait(fake: FakeGitHub) -> None:
     headers = recorded_headers("rest_ratelimit_403_secondary_retry_after_2026")
     fake.fail_next.append(Reply.json(body, 403, headers))
     client = GitHubAPI(fake.api, "tok_hidden", max_wait=5, sleep=lambda s: None)
+    issue = client.repo(REPO).get_issue(1)
     with client, pytest.raises(PublishError, match="rate limited") as info:
-        client.request("GET", "/user")
+        client.call("GET comments", lambda: list(issue.get_comments()))
     assert "tok_hidden" not in str(info.value)
+    assert len(fake.server.received()) == 1
 
 
 def test_error_message_names_status_not_token(fake: FakeGitHub, api: GitHubAPI) -> None:
-    """A 404 is fatal, quoting GitHub's message."""
-    with pytest.raises(PublishError, match="HTTP 404: Not Found") as info:
-        api.request("GET", "/repos/a/b/nothing")
+    """A 404 (the recorded body) is fatal at once, quoting GitHub's message."""
+    commit = api.repo(REPO).get_commit("no-such-ref")
+    with pytest.raises(PublishError, match="GET commit: HTTP 404: Branch not found") as info:
+        api.call("GET commit", lambda: commit.raw_data)
     assert "ghp_secret" not in str(info.value)
+    assert len(fake.server.received()) == 1
 
 
-def test_refuses_to_follow_links_to_other_hosts(api: GitHubAPI) -> None:
-    """A Link pointing elsewhere never receives the token."""
-    with pytest.raises(PublishError, match="refusing"):
-        api.request("GET", "http://127.0.0.2:1/repos/x/y/issues")
+def test_a_link_to_another_host_is_refused(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """A Link header naming another host is not followed: the token goes nowhere else."""
+    page = Reply.json(
+        [],
+        200,
+        {"Link": f'<http://127.0.0.2:1/repos/{REPO}/issues/5/comments?page=2>; rel="next"'},
+    )
+    fake.add_comment(REPO, 5, "first", "someone")
+    fake.fail_next.append(Reply.json([fake.comments_on(REPO, 5)[0]], 200, page.headers))
+    with pytest.raises(PublishError, match="outside"):
+        comments(api, 5)
+    assert len(fake.server.received()) == 1
 
 
 def test_login_empty_for_actions_token(fake: FakeGitHub, api: GitHubAPI) -> None:
@@ -89,7 +99,30 @@ def test_login_empty_for_actions_token(fake: FakeGitHub, api: GitHubAPI) -> None
 def test_a_post_answered_5xx_is_not_sent_again(fake: FakeGitHub, api: GitHubAPI) -> None:
     """A 502 to POST may hide a created comment: never post twice in one run."""
     fake.fail_next.append(Reply(502, {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>"))
-    with pytest.raises(PublishError):
-        api.request("POST", "/repos/acme/awesome-llm-memory/issues/1/comments", json={"body": "x"})
-    assert api.requests == 1
-    assert len(fake.server.received("/repos/acme/awesome-llm-memory/issues/1/comments")) == 1
+    issue = api.repo(REPO).get_issue(1)
+    with pytest.raises(PublishError, match="POST comment: HTTP 502"):
+        api.call("POST comment", lambda: issue.create_comment("x"), creates=True)
+    assert len(fake.server.received(f"/repos/{REPO}/issues/1/comments")) == 1
+    assert fake.comments == {}
+
+
+def test_a_get_without_answer_is_retried_a_post_is_not(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """A reset connection: the GET is asked again, the POST reported, not repeated."""
+    fake.fail_next.append(Reply(reset=True))
+    assert api.login() == "curator-bot"
+    fake.fail_next.append(Reply(reset=True))
+    issue = api.repo(REPO).get_issue(1)
+    with pytest.raises(PublishError, match="POST comment: no answer"):
+        api.call("POST comment", lambda: issue.create_comment("x"), creates=True)
+    assert len(fake.server.received(method="POST")) == 1
+
+
+def test_primary_limit_without_reset_fails_at_once(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """The recorded primary-limit 403 names no reset time: nothing to wait for, one request."""
+    body = recorded_json("rest_ratelimit_403_primary_unauth_2013")
+    headers = recorded_headers("rest_ratelimit_403_primary_unauth_2013")
+    fake.fail_next.append(Reply.json(body, 403, headers))
+    pulls = api.repo(REPO).get_pulls()
+    with pytest.raises(PublishError, match="GET pulls: HTTP 403: API Rate Limit Exceeded"):
+        api.call("GET pulls", lambda: list(pulls))
+    assert len(fake.server.received()) == 1

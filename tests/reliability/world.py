@@ -221,6 +221,11 @@ def cache_rows(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         rows = db.execute("SELECT service, subject, value FROM entries").fetchall()
+    except sqlite3.OperationalError as exc:
+        # Polled while another process creates the file: it exists before its table does.
+        if "no such table" not in str(exc):
+            raise
+        rows = []
     finally:
         db.close()
     return {(service, subject): json.loads(value) for service, subject, value in rows}

@@ -16,6 +16,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 ACTION = ROOT / ".github" / "actions" / "curator" / "action.yml"
+SELF = "$/.github/actions/curator"
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 #: The real commits of the tags these workflows use (looked up, never invented).
 KNOWN_SHAS = {
@@ -41,20 +42,22 @@ def steps(doc: dict[Any, Any]) -> list[dict[str, Any]]:
     return [step for job in doc["jobs"].values() for step in job.get("steps", [])]
 
 
-def zizmor() -> str:
+def zizmor(folder: Path) -> subprocess.CompletedProcess[str]:
+    """zizmor, offline with the pedantic persona, on `folder`."""
     found = Path(sys.executable).with_name("zizmor")
-    return str(found) if found.exists() else (shutil.which("zizmor") or "zizmor")
-
-
-def test_zizmor_reports_nothing() -> None:
-    """zizmor (offline, pedantic persona) finds nothing in .github/."""
-    out = subprocess.run(
-        [zizmor(), "--offline", "--persona=pedantic", "--format=plain", str(ROOT / ".github")],
+    program = str(found) if found.exists() else (shutil.which("zizmor") or "zizmor")
+    return subprocess.run(
+        [program, "--offline", "--persona=pedantic", "--format=plain", str(folder)],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def test_zizmor_reports_nothing() -> None:
+    """zizmor (offline, pedantic persona) finds nothing in .github/."""
+    out = zizmor(ROOT / ".github")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "No findings to report" in out.stdout
 
@@ -77,9 +80,12 @@ def test_no_default_permissions_and_job_scopes(path: Path) -> None:
 
 @pytest.mark.parametrize("path", [*WORKFLOWS, ACTION], ids=lambda p: p.stem)
 def test_actions_pinned_to_known_shas(path: Path) -> None:
-    """Every `uses:` is a full commit SHA, and the SHA is the looked-up one for that action."""
+    """Every `uses:` is a full commit SHA, and the SHA is the looked-up one for that action;
+    only curator's own Action is referenced from this repository's commit (`$/`)."""
     for step in steps(load(path)):
         uses = step.get("uses")
+        if uses == SELF:
+            continue
         if uses:
             assert PINNED.match(uses), uses
             repo = "/".join(uses.split("@")[0].split("/")[:2])
@@ -96,28 +102,51 @@ def test_no_expressions_in_run_and_no_persisted_credentials(path: Path) -> None:
 
 
 def test_comment_workflow_runs_no_pr_code() -> None:
-    """curator-comment checks out the default branch only and writes only PR comments."""
+    """curator-comment checks out nothing and runs only the Action (this repository's commit
+    on the default branch), which downloads the report under runner.temp as data."""
     doc = load(ROOT / ".github" / "workflows" / "curator-comment.yml")
     job = doc["jobs"]["comment"]
     assert job["permissions"] == {"pull-requests": "write", "actions": "read"}
-    checkout = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/checkout@"))
-    assert "ref" not in checkout["with"] and "repository" not in checkout["with"]
-    download = next(s for s in job["steps"] if "download-artifact" in s.get("uses", ""))
+    assert job["steps"] == [{"uses": SELF, "with": {"mode": "comment"}}]
+    download = next(s for s in steps(load(ACTION)) if "download-artifact" in s.get("uses", ""))
     assert download["with"]["path"].startswith("${{ runner.temp }}")
+    assert download["if"] == "inputs.mode == 'comment'"
 
 
-def test_pr_workflow_is_read_only_with_concurrency() -> None:
-    """curator-pr: contents read only, per-PR concurrency, triggered by the catalogue paths."""
+def test_pr_workflow_with_concurrency_and_no_write_for_forks() -> None:
+    """curator-pr: contents read, pull-requests write (a fork's token is read-only anyway),
+    per-PR concurrency, every pull request (PR mode checks only what changed)."""
     doc = load(ROOT / ".github" / "workflows" / "curator-pr.yml")
-    assert doc["jobs"]["check"]["permissions"] == {"contents": "read"}
+    assert doc["jobs"]["check"]["permissions"] == {"contents": "read", "pull-requests": "write"}
     assert "pull_request.number" in doc["concurrency"]["group"]
     # PyYAML reads the key `on` as True.
-    paths = doc[True]["pull_request"]["paths"]
-    assert {"data/**", "rules/**", "README*.md"} <= set(paths)
+    assert doc[True] == {"pull_request": None}
 
 
-def test_action_inputs() -> None:
-    """The composite action takes paths, fail-on, token and format."""
+def test_action_inputs_and_outputs() -> None:
+    """The composite action's interface (issue 13)."""
     doc = load(ACTION)
-    assert set(doc["inputs"]) == {"paths", "fail-on", "token", "format"}
+    assert set(doc["inputs"]) == {
+        "mode", "paths", "rules", "scope-preset", "skip", "fail-on", "token", "label",
+        "python-version",
+    }  # fmt: skip
+    assert set(doc["outputs"]) == {"errors", "warnings", "report", "sarif"}
     assert doc["runs"]["using"] == "composite"
+
+
+def test_action_installs_itself_and_keeps_the_cache_out_of_the_checkout() -> None:
+    """curator comes from the action's own commit; the cache is under runner.temp, restored
+    in every checking mode and saved only outside pull requests."""
+    by_name = {s.get("name", s.get("uses", "")): s for s in steps(load(ACTION))}
+    install = next(s for n, s in by_name.items() if n.startswith("install curator"))
+    assert install["env"] == {"ACTION_PATH": "${{ github.action_path }}"}
+    assert '"$ACTION_PATH/../../.."' in install["run"] and "GITHUB_WORKSPACE" not in install["run"]
+    restore, save = (
+        by_name["restore the cache"],
+        by_name["save the cache (never from a pull request)"],
+    )
+    assert restore["uses"].startswith("actions/cache/restore@")
+    assert save["uses"].startswith("actions/cache/save@")
+    assert save["if"] == "inputs.mode == 'check' || inputs.mode == 'audit'"
+    for step in (restore, save):
+        assert step["with"]["path"] == "${{ runner.temp }}/curator-cache"

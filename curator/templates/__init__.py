@@ -1,0 +1,1 @@
+"""Workflow templates `curator init` writes (`<uses>` and `<with>` are filled in)."""

@@ -1,0 +1,128 @@
+"""`curator init`: write the three workflows that `uses:` curator's Action, pinned to one
+commit, and a starter `rules/` into a list repository; never overwrite unless forced."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from curator import __version__
+from curator.errors import UsageError
+
+#: The repository that holds curator and its Action.
+ACTION_REPOSITORY = "curator/curator"
+ACTION_PATH = ".github/actions/curator"
+WORKFLOWS = ("curator-pr.yml", "curator-comment.yml", "curator-nightly.yml")
+_SHA = re.compile(r"^[0-9a-f]{40}$")
+_PLAIN = re.compile(r"^[\w./-][\w./ -]*$")
+
+#: The starter rules: every key commented out, so curator's defaults apply until edited.
+STARTER_RULES = {
+    "links.yaml": """\
+# Rules of curator's web-link check. Every key is optional: a key left out (as all are here)
+# keeps curator's default; a key given replaces the default list. Hosts match subdomains too.
+#
+# bot_walled: [doi.org, acm.org]   # a refusal (403/429/999) from these is only "unverified"
+# ignore:
+#   hosts: [example.com]           # never checked
+#   prefixes: ["https://example.org/private/"]
+#   patterns: ["^https://localhost"]
+""",
+    "projects.yaml": """\
+# Rules of curator's repository checks (every GitHub repository an entry links). Every key is
+# optional: a key left out (as all are here) keeps curator's default, shown.
+#
+# license_required: true   # repo-no-license when GitHub detects no licence
+# archived: warning        # severity of repo-archived: error, warning, info or off
+# stale_days: 365          # repo-stale after this many days without a push (0 = never)
+# min_stars: 0             # repo-few-stars below this many stars (0 = no minimum)
+""",
+}
+
+
+@dataclass(frozen=True)
+class InitResult:
+    """Files written and starter rules kept (relative to the list's root); the `uses:` value."""
+
+    written: tuple[str, ...]
+    kept: tuple[str, ...]
+    uses: str
+
+
+def action_reference(ref: str, sha: str) -> str:
+    """The `uses:` value: the Action at commit `sha`, the human ref as a comment."""
+    if not _SHA.match(sha):
+        raise UsageError(f"the Action must be pinned to a 40-hex commit, not {sha!r}")
+    tail = f" # {ref}" if ref and ref != sha else ""
+    return f"{ACTION_REPOSITORY}/{ACTION_PATH}@{sha}{tail}"
+
+
+def default_ref() -> str:
+    """The tag of the running version."""
+    return f"v{__version__}"
+
+
+def detect_paths(root: Path) -> str:
+    """What to check in a list repository: data/ when it holds YAML, else README.md."""
+    data = root / "data"
+    if data.is_dir() and any(data.rglob("*.yaml")):
+        return "data"
+    if (root / "README.md").is_file():
+        return "README.md"
+    raise UsageError(f"{root}: no data/ catalogue and no README.md: give --paths")
+
+
+def commit_of(ref: str, env: Mapping[str, str]) -> str:
+    """The commit `ref` (a tag, branch or commit) names in curator's repository: itself when it
+    is already 40-hex, else asked of GitHub (GITHUB_API_URL, GITHUB_TOKEN)."""
+    if _SHA.match(ref):
+        return ref
+    from curator.publish.api import PublishError
+    from curator.publish.api import from_env as api_from_env
+
+    try:
+        with api_from_env(env) as api:
+            commit = api.repo(ACTION_REPOSITORY).get_commit(ref)
+            # raw_data fetches the commit; `sha` alone would echo the ref of a lazy object.
+            sha = api.call("GET commit", lambda: commit.raw_data.get("sha", ""))
+    except PublishError as exc:
+        raise UsageError(f"cannot find the commit of {ref!r} ({exc}): give --ref COMMIT") from None
+    return str(sha)
+
+
+def check_inputs(inputs: Mapping[str, str]) -> Mapping[str, str]:
+    """Inputs as plain YAML words (paths, names), else UsageError: they go into the YAML as is."""
+    for key, value in inputs.items():
+        if value and not _PLAIN.match(value):
+            raise UsageError(f"{key} {value!r}: use letters, digits, '.', '_', '-', '/' and spaces")
+    return inputs
+
+
+def render_workflows(uses: str, inputs: Mapping[str, str]) -> dict[str, str]:
+    """The workflows' text by file name: the templates with the Action and its inputs."""
+    lines = "".join(f"          {key}: {value}\n" for key, value in inputs.items() if value)
+    out = {}
+    for name in WORKFLOWS:
+        text = (resources.files("curator.templates") / name).read_text(encoding="utf-8")
+        out[name] = text.replace("<uses>", uses).replace("<with>\n", lines)
+    return out
+
+
+def init(root: Path, uses: str, inputs: Mapping[str, str], *, force: bool = False) -> InitResult:
+    """Write the workflows and the starter rules under `root`. An existing workflow is a
+    UsageError (before anything is written) unless `force`; an existing rules file is kept."""
+    workflows = {f".github/workflows/{n}": t for n, t in render_workflows(uses, inputs).items()}
+    clash = [name for name in workflows if (root / name).exists()]
+    if clash and not force:
+        raise UsageError(f"{', '.join(clash)} exist already (--force overwrites)")
+    rules = {f"rules/{name}": text for name, text in STARTER_RULES.items()}
+    kept = tuple(name for name in rules if (root / name).exists() and not force)
+    files = workflows | {name: text for name, text in rules.items() if name not in kept}
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return InitResult(tuple(files), kept, uses)

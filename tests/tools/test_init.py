@@ -1,0 +1,129 @@
+"""`curator init`: the workflows pinned to one commit of curator's Action, the starter rules,
+no overwriting unless forced; this repository's own workflows are the same files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from curator import __version__
+from curator.cli import main
+from curator.tools.init import WORKFLOWS, render_workflows
+from tests.doubles.github_issues import FakeGitHub
+from tests.doubles.server import LoopbackServer
+from tests.workflows.test_workflows import SELF, zizmor
+
+ROOT = Path(__file__).resolve().parents[2]
+SHA = "3f1c2b4a5d6e7f8091a2b3c4d5e6f708192a3b4c"
+ACTION = "curator/curator/.github/actions/curator"
+
+
+@pytest.fixture
+def fake(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> FakeGitHub:
+    double = FakeGitHub(loopback)
+    monkeypatch.setenv("GITHUB_API_URL", double.api)
+    return double
+
+
+def readme_list(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "README.md").write_text(
+        "# Awesome memory\n\n- [MemGPT](https://arxiv.org/abs/2310.08560)\n"
+    )
+    return folder
+
+
+def test_writes_workflows_pinned_and_starter_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A README list: three workflows that check README.md with the Action at the commit."""
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo), "--ref", SHA, "--scope-preset", "llm-memory"]) == 0
+    out = capsys.readouterr().out
+    for name in WORKFLOWS:
+        assert f"wrote .github/workflows/{name}" in out
+    pr = yaml.safe_load((repo / ".github/workflows/curator-pr.yml").read_text())
+    step = pr["jobs"]["check"]["steps"][-1]
+    assert step == {
+        "uses": f"{ACTION}@{SHA}",
+        "with": {"mode": "pr", "paths": "README.md", "scope-preset": "llm-memory"},
+    }
+    assert sorted(p.name for p in (repo / "rules").iterdir()) == ["links.yaml", "projects.yaml"]
+
+
+def test_default_ref_is_this_versions_tag_resolved_to_its_commit(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    """Without --ref: the tag v<version>, asked of GitHub, written as `@commit # tag`."""
+    fake.commits[f"v{__version__}"] = SHA
+    repo = readme_list(tmp_path / "list")
+    (repo / "data").mkdir()
+    (repo / "data" / "papers.yaml").write_text("section: A\npapers: []\n")
+    assert main(["init", str(repo)]) == 0
+    text = (repo / ".github/workflows/curator-nightly.yml").read_text()
+    assert f"uses: {ACTION}@{SHA} # v{__version__}\n" in text
+    assert "paths: data\n" in text
+    assert fake.server.received(f"/repos/curator/curator/commits/v{__version__}")
+
+
+def test_an_unknown_ref_is_a_usage_error(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo), "--ref", "v9.9.9"]) == 2
+    assert "cannot find the commit of 'v9.9.9'" in capsys.readouterr().err
+    assert not (repo / ".github").exists()
+
+
+def test_refuses_to_overwrite_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second init stops before writing anything; --force rewrites the files."""
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    (repo / "rules" / "links.yaml").write_text("allow: []\n")
+    (repo / ".github/workflows/curator-pr.yml").write_text("edited\n")
+    assert main(["init", str(repo), "--ref", SHA]) == 2
+    assert "exist already (--force overwrites)" in capsys.readouterr().err
+    assert (repo / ".github/workflows/curator-pr.yml").read_text() == "edited\n"
+    assert main(["init", str(repo), "--ref", SHA, "--force"]) == 0
+    assert (repo / ".github/workflows/curator-pr.yml").read_text() != "edited\n"
+
+
+def test_existing_rules_are_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = readme_list(tmp_path / "list")
+    (repo / "rules").mkdir()
+    (repo / "rules" / "links.yaml").write_text("allow: []\n")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    assert "kept rules/links.yaml" in capsys.readouterr().out
+    assert (repo / "rules" / "links.yaml").read_text() == "allow: []\n"
+
+
+def test_odd_inputs_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Inputs go into YAML as they are: only plain path characters."""
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo), "--ref", SHA, "--paths", "a: b"]) == 2
+    assert main(["init", str(repo), "--ref", "not-a-sha\n"]) == 2
+    assert main(["init", str(tmp_path / "empty"), "--ref", SHA]) == 2
+    assert "no data/ catalogue and no README.md" in capsys.readouterr().err
+
+
+def test_inits_workflows_are_zizmor_clean(tmp_path: Path) -> None:
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    out = zizmor(repo / ".github")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_this_repositorys_workflows_are_inits() -> None:
+    """Dogfooding: curator's own workflows are what `curator init` writes for a data/ list,
+    with the Action taken from this repository's commit; the nightly adds code scanning."""
+    made = render_workflows(SELF, {"paths": "data"})
+    for name, text in made.items():
+        ours = (ROOT / ".github" / "workflows" / name).read_text(encoding="utf-8")
+        if name == "curator-nightly.yml":
+            assert ours.startswith(text)
+        else:
+            assert ours == text

@@ -1,0 +1,94 @@
+"""Rules per list: --rules, rules/ beside the list, the root's, the shipped scope preset, and
+the "scope not checked" note when no scope policy applies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from curator.cli import main
+from curator.options import Options
+from curator.pipeline import load_rules
+from curator.rulesets import rules_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRY = 'section: A\npapers:\n  - {title: "MemGPT", arxiv: "2310.08560", date: "2023-10-12"}\n'
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A list repository (git-less, with a pyproject root) holding lists/a/data/p.yaml."""
+    (tmp_path / "pyproject.toml").write_text("[tool.curator]\n")
+    data = tmp_path / "lists" / "a" / "data"
+    data.mkdir(parents=True)
+    (data / "p.yaml").write_text(ENTRY)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def options(root: Path, **values: object) -> Options:
+    return Options(root=str(root), **values)  # type: ignore[arg-type]
+
+
+def test_rules_beside_the_list_then_the_root(repo: Path) -> None:
+    """A rules/ next to the checked folder wins over the root's; --rules over both."""
+    assert rules_folder(options(repo, paths=("lists/a/data",))) == repo / "rules"
+    (repo / "lists" / "a" / "rules").mkdir()
+    assert rules_folder(options(repo, paths=("lists/a/data",))) == repo / "lists" / "a" / "rules"
+    assert rules_folder(options(repo, rules_dir="elsewhere")) == repo / "elsewhere"
+
+
+def test_a_symlinked_rules_folder_leading_outside_is_not_used(repo: Path, tmp_path: Path) -> None:
+    """A pull request cannot point rules/ at a folder outside the repository."""
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (repo / "lists" / "a" / "rules").symlink_to(outside)
+    assert rules_folder(options(repo, paths=("lists/a/data",))) == repo / "rules"
+
+
+def test_defaults_without_rules_and_scope_only_by_preset(repo: Path) -> None:
+    """No rules/: link and repository rules are the shipped defaults, scope is absent."""
+    rules = load_rules(options(repo))
+    assert {"links", "projects"} <= set(rules) and "scope" not in rules
+    preset = load_rules(options(repo, scope_preset="llm-memory"))["scope"]
+    assert preset.path == "scope preset llm-memory" and preset.gate.id == "gate-memory-word"
+    assert preset.scorer is not None  # the preset's learned scorer ships beside it
+
+
+def test_the_preset_is_this_lists_policy() -> None:
+    """The shipped llm-memory preset is this repository's rules/scope.yaml, word for word."""
+    shipped = (ROOT / "curator" / "presets" / "llm-memory.yaml").read_text(encoding="utf-8")
+    assert shipped == (ROOT / "rules" / "scope.yaml").read_text(encoding="utf-8")
+    scorer = ROOT / "curator" / "presets" / "scope-scorer.json"
+    assert scorer.read_bytes() == (ROOT / "rules" / "scope-scorer.json").read_bytes()
+
+
+def run_json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    status = main(["check", *args, "--skip", "arxiv,github,web", "--format", "json"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_report_says_scope_not_checked(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No scope.yaml and no preset: a note, not silence; a preset or --rules folder checks."""
+    notes = run_json(["lists/a/data"], capsys)["notes"]
+    assert any(str(n).startswith("scope not checked: no scope.yaml in rules") for n in notes)
+    with_preset = run_json(["lists/a/data", "--scope-preset", "llm-memory"], capsys)
+    assert not any("scope not checked" in str(n) for n in with_preset["notes"])  # type: ignore[attr-defined]
+    shutil.copytree(ROOT / "rules", repo / "mine")
+    chosen = run_json(["lists/a/data", "--rules", "mine"], capsys)
+    assert not any("scope not checked" in str(n) for n in chosen["notes"])  # type: ignore[attr-defined]
+    assert main(["check", "lists/a/data", "--scope-preset", "nope"]) == 2
+    assert "--scope-preset takes llm-memory" in capsys.readouterr().err
+
+
+def test_audit_takes_check_options(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`curator audit --skip/--rules/--fail-on PATH` parses (an unknown skip is exit 2)."""
+    assert main(["audit", "lists/a/data", "--repo", "a/b", "--skip", "nonsense"]) == 2
+    assert "--skip takes names" in capsys.readouterr().err
