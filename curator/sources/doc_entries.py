@@ -227,6 +227,14 @@ def lead_title(unit: Unit) -> str:
     return text
 
 
+def titled_link(unit: Unit, anchor: Anchor) -> bool:
+    """True when the link's whole text is the unit's bold title (a paper at a venue)."""
+    text = clean(anchor.text).strip(_EDGES)
+    if github_repo(anchor.url) is not None or len(text.split()) < 4:
+        return False
+    return any(clean(s).strip(_EDGES) == text for s in unit.strong)
+
+
 def mention(unit: Unit) -> bool:
     """True when a paper link stands inside a sentence (news, prose), not as a listed entry:
     two or more words before it that are neither a date nor a label such as `Paper:`."""
@@ -325,6 +333,8 @@ def paper_made(unit: Unit, anchors: list[Anchor], place: Place) -> Made | None:
     labelled = main is None
     if main is None:
         main = next((a for a in anchors if role_of(a) == "paper" and generic(a.text)), None)
+    if main is None:  # `[**Title**](venue)`: the bold title is the paper's link
+        main = next((a for a in anchors if titled_link(unit, a)), None)
     if main is None:
         return None
     titles = title_candidates(unit, main)

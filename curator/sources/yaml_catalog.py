@@ -276,6 +276,7 @@ def _project(
         links.append(link_for("repo", _text(item, "repo")))
     if _text(item, "website"):
         links.append(link_for("website", _text(item, "website")))
+    links.extend(_extra_links(item))
     if not links:
         return None, []
     entry = Entry(

@@ -65,6 +65,7 @@ def paper_values(entry: Entry) -> dict[str, object]:
         values["url"] = main.url
     code = next((lk for lk in entry.links if lk.role == "code"), None)
     values["date"] = entry.date
+    values["venue"] = str(raw.get("venue", ""))
     values["tags"] = list(dict.fromkeys(entry.tags))
     values["code"] = code.url if code else ""
     values["links"] = [
@@ -90,6 +91,7 @@ def project_values(entry: Entry) -> dict[str, object]:
         "category": entry.section,
         "description": description,
         "description_zh": entry.summary_zh,
+        "links": [{"role": lk.role, "url": lk.url} for lk in entry.links[2:]],
     }
     return {k: v for k, v in values.items() if v or k in {"name", "repo"}}
 

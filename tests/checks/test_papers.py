@@ -230,3 +230,27 @@ def test_outage_yields_unverified_warnings_only(loopback: LoopbackServer, tmp_pa
     outcomes = ArxivResolver(options, Cache(None), Counter()).resolve([S])
     findings = check_paper(paper_entry("2305.10250"), outcomes, CheckContext(options=options))
     assert [(f.code, f.severity) for f in findings] == [("arxiv-unverified", Severity.WARNING)]
+
+
+@pytest.mark.parametrize(
+    ("date", "published", "ok"),
+    [
+        ("2023-05", "2023-05-31", True),  # listed in its own month
+        ("2023-06", "2023-05-29", True),  # the month after, within the tolerance of its end
+        ("2023-04", "2023-05-02", False),  # a month before the v1 month: impossible
+        ("2023-04", "2023-04-30", True),
+        ("2022", "2023-01-03", False),  # a year before, likewise
+    ],
+)
+def test_a_month_is_compared_at_month_precision(date: str, published: str, ok: bool) -> None:
+    outcome = Found(S, meta(published=published, published_at=f"{published}T12:00:00Z"))
+    result = codes(paper_entry("2305.10250", date=date), outcome)
+    assert result == ([] if ok else ["arxiv-date-mismatch"])
+
+
+def test_a_short_name_is_not_compared_with_the_title() -> None:
+    named = paper_entry("2305.10250", title="MemoryBank", short_title=True)
+    assert codes(named, Found(S, meta(title="Something Else Entirely"))) == []
+    # The same words as a title (from bold text or a title column) are compared.
+    titled = paper_entry("2305.10250", title="MemoryBank")
+    assert codes(titled, Found(S, meta())) == ["arxiv-title-mismatch"]

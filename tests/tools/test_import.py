@@ -20,8 +20,11 @@ CASES = HERE.parent / "cases" / "documents"
 SAMPLE_DOCS = [
     SAMPLES / "iaar-awesome-ai-memory.README.excerpt.md",
     SAMPLES / "xiaomingx-awesome-ai-memory.README.md",
+    SAMPLES / "woooodyy-llm-agent-paper-list.README.md",
+    SAMPLES / "xnhyacinth-awesome-llm-long-context-modeling.README.md",
+    SAMPLES / "hymie122-rag-survey.README.md",
 ]
-SAMPLE_IDS = ["iaar", "xiaomingx"]
+SAMPLE_IDS = ["iaar", "xiaomingx", "woooodyy", "xnhyacinth", "hymie122"]
 
 
 def identity(entry: Entry) -> tuple[object, ...]:
@@ -31,7 +34,7 @@ def identity(entry: Entry) -> tuple[object, ...]:
             summary)  # fmt: skip
 
 
-@pytest.mark.parametrize("doc", SAMPLE_DOCS, ids=SAMPLE_IDS)
+@pytest.mark.parametrize("doc", SAMPLE_DOCS[:2], ids=SAMPLE_IDS[:2])
 def test_round_trip_keeps_every_paper_and_project(doc: Path, tmp_path: Path) -> None:
     original = DocumentSource().load(doc)
     result = import_document(doc, tmp_path / "data")
@@ -41,7 +44,8 @@ def test_round_trip_keeps_every_paper_and_project(doc: Path, tmp_path: Path) -> 
     )
     rendered = render(tmp_path / "data", tmp_path / "README.md")
     again = DocumentSource().load(tmp_path / "README.md")
-    # `render` writes papers and projects; the plain links of the original are not rendered.
+    # `render` writes the home list's layout (the two lists in it round-trip); papers and
+    # projects, not the original's plain links.
     listed = [e for e in original.entries if e.kind is not Kind.LINK]
     assert Counter(map(identity, again.entries)) == Counter(map(identity, listed))
     assert original.findings == ()

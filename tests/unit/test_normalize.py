@@ -7,7 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from curator.normalize import (
+    arxiv_id_in_url,
     github_subject,
+    is_arxiv_id_url,
+    is_badge_url,
     link_for,
     parse_arxiv_id,
     subject_for_url,
@@ -126,3 +129,29 @@ def test_garbage_urls_never_raise(text: str) -> None:
     link = link_for("website", text)
     assert link.service.value == "web"
     assert link.subject
+
+
+@pytest.mark.parametrize(
+    ("url", "subject"),
+    [
+        ("https://doi.org/10.48550/arXiv.2302.04023", "arxiv:2302.04023"),
+        ("https://dx.doi.org/10.48550/ARXIV.2302.04023", "arxiv:2302.04023"),
+        ("https://huggingface.co/papers/2501.00003", "arxiv:2501.00003"),
+        ("https://www.alphaxiv.org/abs/2501.00004v2", "arxiv:2501.00004"),
+        ("https://ar5iv.labs.arxiv.org/html/2310.08560", "arxiv:2310.08560"),
+        ("https://arxiv.org/pdf/2310.08560v3.pdf", "arxiv:2310.08560"),
+        ("https://doi.org/10.1145/3611643.3613892", "https://doi.org/10.1145/3611643.3613892"),
+        ("https://huggingface.co/papers", "https://huggingface.co/papers"),
+        ("https://arxiv.org/list/cs.CL/recent", "https://arxiv.org/list/cs.CL/recent"),
+    ],
+)
+def test_every_spelling_of_an_arxiv_paper(url: str, subject: str) -> None:
+    assert subject_for_url(url) == subject
+
+
+def test_only_arxiv_paper_pages_can_hold_a_bad_id() -> None:
+    assert is_arxiv_id_url("https://arxiv.org/abs/2513.00001")
+    assert arxiv_id_in_url("https://arxiv.org/abs/2513.00001") is None
+    assert not is_arxiv_id_url("https://arxiv.org/a/someone_1")
+    assert not is_arxiv_id_url("https://huggingface.co/papers/not-an-id")
+    assert is_badge_url("https://img.shields.io/github/stars/a/b")
