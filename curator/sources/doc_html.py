@@ -1,22 +1,23 @@
 """Inline HTML of an awesome-list document as units: table rows with cells, and blocks of links.
 
-Built on the stdlib `html.parser` tokenizer, which gives every tag its line (`getpos()`).
-On top of it this module applies the few HTML5 tree-construction rules that decide which
-row and cell a link belongs to, as a browser would: a `<td>` with no open `<tr>` opens one
-(the row is marked `opened=False`), a cell ends at the next cell, row or table, and a `<p>`
-or `<li>` ends at the next one. Comments are skipped by the tokenizer.
+Read from the tags and text of `html_tokens` (a linear-time tokenizer that gives every tag
+its line). On top of it this module applies the few HTML5 tree-construction rules that
+decide which row and cell a link belongs to, as a browser would: a `<td>` with no open `<tr>`
+opens one (the row is marked `opened=False`), a cell ends at the next cell, row or table, and
+a `<p>` or `<li>` ends at the next one. Comments never reach this module.
 
 Why not a full HTML5 parser: html5lib took 7.3 s on the 4.5 MB of HTML of a 5,000-paper
-list (this parser: about 1 s), and html5-parser needs an lxml built against its own libxml2.
-The whole document's HTML is fed in one call, so an unterminated `<!--` costs one scan.
+list, and html5-parser needs an lxml built against its own libxml2; the rules above are all
+that links and rows need. Text is gathered in lists of parts and joined once, so a cell or
+block of any size costs linear time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 
 from curator.sources.doc_units import Anchor, Cell, LineBuilder, Unit, UnitKind, bare_links, clean
+from curator.sources.html_tokens import Tag, Text, tokens
 
 #: Elements that hold one block of text outside tables: their links form one unit.
 _BLOCKS = {
@@ -50,127 +51,142 @@ def span_value(attrs: dict[str, str], name: str) -> int:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 1
 
 
+@dataclass
 class _Link:
-    """An `<a href>` being read: target, text, alt texts of the images it wraps, line."""
+    """An `<a href>` being read: target, line, text parts, alt texts of its images."""
 
-    def __init__(self, href: str, line: int) -> None:
-        self.href, self.line = href.strip(), line
-        self.text = ""
-        self.alts: list[str] = []
+    href: str
+    line: int
+    parts: list[str] = field(default_factory=list)
+    alts: list[str] = field(default_factory=list)
 
     def anchor(self) -> Anchor:
-        text = clean(self.text)
+        text = clean("".join(self.parts))
         if text:
             return Anchor(self.href, text, self.line)
         return Anchor(self.href, clean(" ".join(self.alts)), self.line, image_only=bool(self.alts))
 
 
-class RowParser(HTMLParser):
-    """Collects table rows, blocks of links and `<details><summary>` marks."""
+@dataclass
+class _OpenCell:
+    """A cell being read; its text is joined when it closes."""
+
+    cell: Cell
+    parts: list[str] = field(default_factory=list)
+
+
+class RowReader:
+    """Collects table rows, blocks of links and `<details><summary>` marks from tokens."""
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.scan = HtmlScan()
         self._row: Unit | None = None
-        self._cell: Cell | None = None
+        self._cell: _OpenCell | None = None
         self._link: _Link | None = None
         self._strong = 0
-        self._run = ""
+        self._run: list[str] = []
         self._headers: list[str] = []
         self._boxes: list[tuple[str, LineBuilder]] = []
         self._summary: list[str] | None = None
         self._summary_line = 0
 
+    def feed(self, text: str) -> HtmlScan:
+        """Read all of `text` and return what it holds."""
+        for token in tokens(text):
+            if isinstance(token, Text):
+                self.data(token)
+            elif token.end:
+                self.end(token)
+            else:
+                self.start(token)
+        return self.finish()
+
     # -- tags ---------------------------------------------------------------------------
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def start(self, tag: Tag) -> None:
         """Open rows, cells, links, blocks and summaries; record images and line breaks."""
-        values = {k: v or "" for k, v in attrs}
-        line = self.getpos()[0]
-        if tag == "table":
+        name, line = tag.name, tag.line
+        if name == "table":
             self._close_row()
             self._headers = []
-        elif tag == "tr":
+        elif name == "tr":
             self._close_row()
             self._row = Unit(UnitKind.ROW, line, html=True, headers=self._headers)
-        elif tag in {"td", "th"}:
-            self._open_cell(line, values, tag == "th")
-        elif tag == "summary":
+        elif name in {"td", "th"}:
+            self._open_cell(line, tag.attrs, name == "th")
+        elif name == "summary":
             self._summary, self._summary_line = [], line
-        elif tag == "a":
+        elif name == "a":
             self._close_link()
-            self._link = _Link(values.get("href", ""), line)
-        elif tag == "img":
-            self._image(values)
-        elif tag == "br":
-            self._text("\n")
-        elif tag in {"strong", "b"}:
+            self._link = _Link(tag.attrs.get("href", "").strip(), line)
+        elif name == "img":
+            self._image(tag.attrs)
+        elif name == "br":
+            self._text("\n", line)
+        elif name in {"strong", "b"}:
             self._strong += 1
-            self._run = ""
-        elif tag in _BLOCKS and self._cell is None:
-            self._open_box(tag, line)
+            self._run = []
+        elif name in _BLOCKS and self._cell is None:
+            self._open_box(name, line)
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        """`<br/>` and `<img/>` behave like their open forms."""
-        self.handle_starttag(tag, attrs)
-
-    def handle_endtag(self, tag: str) -> None:
+    def end(self, tag: Tag) -> None:
         """Close what the tag closes; a missing `</td>` is closed by the next cell or row."""
-        if tag in {"td", "th"}:
+        name = tag.name
+        if name in {"td", "th"}:
             self._close_cell()
-        elif tag in {"tr", "table"}:
+        elif name in {"tr", "table"}:
             self._close_row()
-        elif tag == "a":
+        elif name == "a":
             self._close_link()
-        elif tag in {"strong", "b"} and self._strong:
+        elif name in {"strong", "b"} and self._strong:
             self._strong -= 1
             self._end_run()
-        elif tag == "summary" and self._summary is not None:
+        elif name == "summary" and self._summary is not None:
             title = clean("".join(self._summary))
             self.scan.marks.append(SectionMark(self._summary_line, title))
             self._summary = None
-        elif tag == "details":
-            self.scan.marks.append(SectionMark(self.getpos()[0], None))
-        elif tag in _BLOCKS and self._cell is None:
-            self._close_box(tag)
+        elif name == "details":
+            self.scan.marks.append(SectionMark(tag.line, None))
+        elif name in _BLOCKS and self._cell is None:
+            self._close_box(name)
 
-    def handle_data(self, data: str) -> None:
+    def data(self, token: Text) -> None:
         """Text goes to the open summary, cell or block, bold run and link."""
         if self._summary is not None:
-            self._summary.append(data)
-        self._text(data)
+            self._summary.append(token.text)
+        self._text(token.text, token.line)
 
     # -- text ---------------------------------------------------------------------------
-    def _text(self, data: str) -> None:
+    def _text(self, data: str, line: int) -> None:
         if self._strong:
-            self._run += data
+            self._run.append(data)
         if self._link is not None:
-            self._link.text += data
+            self._link.parts.append(data)
         if self._cell is not None:
-            self._cell.text += data
+            self._cell.parts.append(data)
             if self._link is None:
-                self._cell.links.extend(bare_links(data, self.getpos()[0]))
+                self._cell.cell.links.extend(bare_links(data, line))
         elif self._boxes:
             box = self._boxes[-1][1]
             box.text(data, bool(self._strong), False, self._link is not None)
             if self._link is None:
-                for anchor in bare_links(data, self.getpos()[0]):
+                for anchor in bare_links(data, line):
                     box.link(anchor)
 
     def _end_run(self) -> None:
-        run, self._run = clean(self._run), ""
+        run, self._run = clean("".join(self._run)), []
         if not run:
             return
         if self._cell is not None:
-            self._cell.strong.append(run)
+            self._cell.cell.strong.append(run)
         elif self._boxes:
-            self._boxes[-1][1].unit.strong.append(run)
+            self._boxes[-1][1].strong.append(run)
 
     def _image(self, attrs: dict[str, str]) -> None:
         alt = clean(attrs.get("alt", ""))
         if self._link is not None:
             self._link.alts.append(alt)
         elif alt and self._cell is not None:
-            self._cell.alts.append(alt)
+            self._cell.cell.alts.append(alt)
 
     # -- links, cells, rows, blocks -----------------------------------------------------
     def _close_link(self) -> None:
@@ -179,29 +195,30 @@ class RowParser(HTMLParser):
             return
         anchor = link.anchor()
         if self._cell is not None:
-            self._cell.links.append(anchor)
+            self._cell.cell.links.append(anchor)
         elif self._boxes:
             self._boxes[-1][1].link(anchor)
         else:  # a link standing alone in an HTML block: a unit of its own
             builder = LineBuilder(UnitKind.LINE, link.line)
             builder.link(anchor)
-            self._emit(builder.unit)
+            self._emit(builder.build())
 
     def _open_cell(self, line: int, attrs: dict[str, str], th: bool) -> None:
         # A cell outside any row means its `<tr>` is missing: start the row here.
         self._close_cell()
         if self._row is None:
             self._row = Unit(UnitKind.ROW, line, html=True, opened=False, headers=self._headers)
-        self._cell = Cell(
-            rowspan=span_value(attrs, "rowspan"), colspan=span_value(attrs, "colspan")
-        )
-        self._cell.th = th
-        self._row.cells.append(self._cell)
+        cell = Cell(rowspan=span_value(attrs, "rowspan"), colspan=span_value(attrs, "colspan"))
+        cell.th = th
+        self._cell = _OpenCell(cell)
+        self._row.cells.append(cell)
 
     def _close_cell(self) -> None:
         self._close_link()
         if self._strong:
             self._end_run()
+        if self._cell is not None:
+            self._cell.cell.text = "".join(self._cell.parts)
         self._cell = None
         self._strong = 0
 
@@ -226,7 +243,7 @@ class RowParser(HTMLParser):
         self._close_link()
         while self._boxes:
             name, builder = self._boxes.pop()
-            self._emit(builder.unit)
+            self._emit(builder.build())
             if name == tag:
                 return
 
@@ -237,7 +254,6 @@ class RowParser(HTMLParser):
 
     def finish(self) -> HtmlScan:
         """Flush what is still open at the end of the document."""
-        self.close()
         self._close_row()
         while self._boxes:
             self._close_box(self._boxes[-1][0])
@@ -246,7 +262,7 @@ class RowParser(HTMLParser):
 
 
 def is_header_row(row: Unit) -> bool:
-    """A row of column names: no links, and every non-empty cell bold or a `<th>`-like label."""
+    """A row of column names: no links, and every non-empty cell bold or a `<th>`."""
     cells = [c for c in row.cells if clean(c.text)]
     if not cells or any(c.links for c in row.cells):
         return False
@@ -258,8 +274,8 @@ def is_header_row(row: Unit) -> bool:
 def parse_fragments(fragments: list[tuple[int, str]]) -> HtmlScan:
     """Parse HTML fragments given as (first line, text), keeping document line numbers.
 
-    The fragments are joined with the blank lines between them, so `getpos()` reports the
-    line each tag has in the whole document and a table split by Markdown still reads as one.
+    The fragments are joined with the blank lines between them, so every tag keeps the line
+    it has in the whole document and a table split by Markdown still reads as one.
     """
     parts: list[str] = []
     at = 1
@@ -269,6 +285,4 @@ def parse_fragments(fragments: list[tuple[int, str]]) -> HtmlScan:
             at = first
         parts.append(text)
         at += text.count("\n")
-    parser = RowParser()
-    parser.feed("".join(parts))
-    return parser.finish()
+    return RowReader().feed("".join(parts))

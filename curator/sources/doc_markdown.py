@@ -27,7 +27,6 @@ from curator.sources.doc_units import (
     bare_links,
     clean,
     code_links,
-    merge,
 )
 
 _TAG = re.compile(r"^<\s*(/?)\s*([a-zA-Z][a-zA-Z0-9]*)([^>]*)>", re.DOTALL)
@@ -116,7 +115,7 @@ class _Inline:
         if opening:
             self.run = ""
         elif self.run.strip():
-            runs = self.current.unit.strong if which == "strong" else self.current.unit.emphasis
+            runs = self.current.strong if which == "strong" else self.current.emphasis
             runs.append(clean(self.run))
             self.run = ""
 
@@ -165,20 +164,25 @@ def group_lines(lines: list[LineBuilder]) -> list[Unit]:
     """Lines to units: a new unit at each line with links once the current one has some."""
     groups: list[LineBuilder] = []
     for line in lines:
-        if groups and not (line.unit.links and groups[-1].unit.links):
-            merge(groups[-1], line)
+        if groups and not (line.links and groups[-1].links):
+            groups[-1].absorb(line)
         else:
             groups.append(line)
-    return [g.unit for g in groups]
+    return [g.build() for g in groups]
 
 
 def as_cell(lines: list[LineBuilder]) -> Cell:
     """A table cell from its inline lines (a `<br>` inside a cell does not split it)."""
+    unit = one_unit(lines)
+    return Cell(text=unit.text, strong=unit.strong, links=unit.links)
+
+
+def one_unit(lines: list[LineBuilder]) -> Unit:
+    """All lines as one unit (a list item's paragraph, a table cell)."""
     first = lines[0]
     for line in lines[1:]:
-        merge(first, line)
-    unit = first.unit
-    return Cell(text=unit.text, strong=unit.strong, links=unit.links)
+        first.absorb(line)
+    return first.build()
 
 
 @dataclass
@@ -266,9 +270,6 @@ def _inline(tok: Token, before: Token, state: _State, scan: MdScan) -> None:
     kind = UnitKind.QUOTE if state.quote else (UnitKind.ITEM if head else UnitKind.LINE)
     lines = read_inline(tok, kind)
     if kind is UnitKind.ITEM:
-        first = lines[0]
-        for extra in lines[1:]:
-            merge(first, extra)
-        scan.units.append(first.unit)
+        scan.units.append(one_unit(lines))
     else:
         scan.units.extend(group_lines(lines))

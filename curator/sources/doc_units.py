@@ -85,48 +85,61 @@ class Unit:
 
 
 class LineBuilder:
-    """One line (or HTML block) being read into a unit: runs of text, bold, emphasis, links."""
+    """One line (or HTML block) being read into a unit: runs of text, bold, emphasis, links.
+
+    Text is kept in lists of parts and joined once by `build`, so a line or block of any
+    length, or any number of lines merged into one unit, costs linear time.
+    """
 
     def __init__(self, kind: UnitKind, line: int) -> None:
-        self.unit = Unit(kind, line)
-        self.pre = ""  # text before the first link
-        self.frozen = False  # lead ends at the first link, bold or emphasis
+        self.kind, self.line = kind, line
+        self.text_parts: list[str] = []
+        self.lead_parts: list[str] = []  # before the first link, bold or emphasis
+        self.pre_parts: list[str] = []  # before the first link
+        self.after_parts: list[list[str]] = []  # after each link, up to the next
+        self.strong: list[str] = []
+        self.emphasis: list[str] = []
+        self.links: list[Anchor] = []
+        self.frozen = False  # the lead has ended
 
     def text(self, text: str, strong: bool, em: bool, in_link: bool) -> None:
-        unit = self.unit
-        unit.text += text
+        """A run of visible text, with what it stands inside."""
+        self.text_parts.append(text)
         if not self.frozen and not (strong or em or in_link):
-            unit.lead += text
-        if unit.links and not in_link:
-            unit.after[-1] += text
-        elif not unit.links and not in_link:
-            self.pre += text
+            self.lead_parts.append(text)
+        if in_link:
+            return
+        (self.after_parts[-1] if self.links else self.pre_parts).append(text)
 
     def freeze(self) -> None:
+        """The lead ends here (a bold run or emphasis begins)."""
         self.frozen = True
 
     def link(self, anchor: Anchor) -> None:
+        """A link of the line, in order."""
         self.frozen = True
-        self.unit.links.append(anchor)
-        self.unit.after.append("")
+        self.links.append(anchor)
+        self.after_parts.append([])
 
+    def absorb(self, other: LineBuilder) -> None:
+        """Read `other` (the next line) as part of this unit: a wrapped title, a description."""
+        self.text_parts += ["\n", *other.text_parts]
+        if not self.frozen:
+            self.lead_parts += ["\n", *other.lead_parts]
+            self.frozen = other.frozen
+        (self.after_parts[-1] if self.links else self.pre_parts).extend(["\n", *other.pre_parts])
+        self.strong += other.strong
+        self.emphasis += other.emphasis
+        self.links += other.links
+        self.after_parts += other.after_parts
 
-def merge(first: LineBuilder, second: LineBuilder) -> LineBuilder:
-    """Two lines read as one unit (a wrapped title, a description under its link)."""
-    a, b = first.unit, second.unit
-    a.text += "\n" + b.text
-    if not first.frozen:
-        a.lead += "\n" + b.lead
-        first.frozen = second.frozen
-    if a.links:
-        a.after[-1] += "\n" + second.pre
-    else:
-        first.pre += "\n" + second.pre
-    a.strong += b.strong
-    a.emphasis += b.emphasis
-    a.links += b.links
-    a.after += b.after
-    return first
+    def build(self) -> Unit:
+        """The unit read."""
+        return Unit(
+            self.kind, self.line, text="".join(self.text_parts), lead="".join(self.lead_parts),
+            strong=self.strong, emphasis=self.emphasis, links=self.links,
+            after=["".join(parts) for parts in self.after_parts],
+        )  # fmt: skip
 
 
 def clean(text: str) -> str:
