@@ -97,7 +97,8 @@ def test_import_keeps_what_each_layout_gives(tmp_path: Path) -> None:
         "## Papers\n\n"
         "- [2023/10] **A Paper With Everything In It** *A. Author et al. ACL.* "
         "[[paper](https://arxiv.org/abs/2310.02071)] [[code](https://github.com/a/b)]\n"
-        "- [Memory Paper On Hugging Face](https://huggingface.co/papers/2501.00003) - what it does.\n"
+        "- [Memory Paper On Hugging Face](https://huggingface.co/papers/2501.00003)"
+        " - what it does.\n"
         "- Paper: [MemBench](https://arxiv.org/abs/2506.21605) (ICML 2026)\n",
         encoding="utf-8",
     )
@@ -128,8 +129,9 @@ def _list(kind: str, n: int) -> str:
                 "badges": f"  - Paper: [{title}](https://arxiv.org/abs/{aid}) "
                 f"[![stars](https://img.shields.io/github/stars/o{i}/r{i})]({repo}) (ICML 2024)",
                 "html": f'<tr><td rowspan="2">2023-{1 + i % 12:02d}-01</td><td><strong>{title}'
-                f'</strong></td><td><img src="https://img.shields.io/badge/Memory-blue" alt="Memory">'
-                f'</td><td><a href="https://arxiv.org/abs/{aid}"><img alt="Paper"></a> '
+                '</strong></td><td><img src="https://img.shields.io/badge/Memory-blue" '
+                'alt="Memory"></td><td>'
+                f'<a href="https://arxiv.org/abs/{aid}"><img alt="Paper"></a> '
                 f'<a href="{repo}"><img alt="Code"></a></td></tr>\n'
                 f'<tr><td colspan="3">• A summary of paper {i}.</td></tr>',
             }[kind]
