@@ -162,6 +162,7 @@ def run_explain(args: argparse.Namespace) -> int:
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
     from curator.pipeline import load_rules, paper_text, resolve
+    from curator.resolvers.interface import Unverified
     from curator.scope.explain import explain
 
     parsed = parse_arxiv_id(args.arxiv_id)
@@ -174,7 +175,11 @@ def run_explain(args: argparse.Namespace) -> int:
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
     outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes
-    paper = paper_text(entry, outcomes.get(parsed.subject))
+    outcome = outcomes.get(parsed.subject)
+    if isinstance(outcome, Unverified):
+        # Without the official title and abstract the trail below decides on nothing.
+        print(f"note: arXiv could not be asked ({outcome.reason}); no official metadata")
+    paper = paper_text(entry, outcome)
     print(explain(parsed.subject, paper, rules["scope"], lang=args.lang))
     return 0
 

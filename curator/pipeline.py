@@ -165,12 +165,28 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
     finally:
         result.notes.extend(cache.warnings)
         cache.close()
+    _settle(result, subjects)
     return result
 
 
+def _settle(result: Resolved, subjects: Mapping[Service, list[str]]) -> None:
+    """Transport failures judged against the whole run's answers; services never reached."""
+    from curator.resolvers.reach import settle, unasked_notes
+
+    settled = settle(result.outcomes, result.counter.heard_from())
+    result.outcomes = settled.outcomes
+    result.notes.extend(settled.notes)
+    result.notes.extend(unasked_notes({s.value: v for s, v in subjects.items()}, result.outcomes))
+
+
 def _finisher(shown: progress.ServiceProgress, service: Service) -> Callable[[Any], None]:
-    """A done-callback that ticks `service` off the progress display."""
-    return lambda _future: shown.finish(service)
+    """A done-callback that ticks `service` off the progress display, ✗ when it failed."""
+
+    def done(future: Any) -> None:
+        crashed = future.exception() is not None
+        shown.finish(service, None if crashed else future.result(), crashed=crashed)
+
+    return done
 
 
 def _make_resolver(

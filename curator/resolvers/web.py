@@ -87,7 +87,8 @@ class Answer:
 
 @dataclass(frozen=True)
 class Failure:
-    """A hop that got no usable answer: kind is blocked, broken or unverified."""
+    """A hop that got no usable answer: kind is blocked, broken, unreachable (no server
+    answered: DNS, TLS; broken only if the network is shown to work) or unverified."""
 
     kind: str
     reason: str
@@ -97,8 +98,9 @@ class Failure:
         reason = self.reason if not chain else f"{self.reason} (after redirect to {url})"
         if self.kind == "blocked":
             return Blocked(subject, reason)
-        if self.kind == "broken":
-            return NotFound(subject, reason, _meta(chain, url) if chain else {})
+        if self.kind in ("broken", "unreachable"):
+            meta = _meta(chain, url) if chain else {}
+            return NotFound(subject, reason, meta, transport=self.kind == "unreachable")
         return Unverified(subject, reason)
 
 
@@ -241,7 +243,8 @@ class WebResolver:
         return None
 
     def _store(self, outcomes: dict[str, Outcome]) -> None:
-        """Cache Found and Moved answers, NotFound briefly: errors must not outlive an outage."""
+        """Cache Found and Moved answers, a server's NotFound briefly, and never a failure
+        of the transport (DNS, TLS): errors must not outlive an outage."""
         rows: list[tuple[str, dict[str, Any], str]] = []
         private = self.options.allow_private_hosts
         for subject, outcome in outcomes.items():
@@ -250,7 +253,7 @@ class WebResolver:
             elif isinstance(outcome, Moved):
                 value = {"outcome": "moved", "new_url": outcome.new_url,
                          "meta": dict(outcome.meta), "private": private}  # fmt: skip
-            elif isinstance(outcome, NotFound):
+            elif isinstance(outcome, NotFound) and not outcome.transport:
                 value = {**not_found_value(outcome), "private": private}
             else:
                 continue
@@ -277,7 +280,7 @@ class WebResolver:
         limits = httpx.Limits(max_keepalive_connections=0)
         async with httpx.AsyncHTTPTransport(limits=limits, retries=0) as transport:
             run = _Run(self, transport, deadline)
-            tasks = {asyncio.create_task(run.check(s)): s for s in subjects}
+            tasks = {asyncio.create_task(run.counted(s)): s for s in subjects}
             done, pending = await asyncio.wait(tasks, timeout=max(0.0, run.remaining()))
             for task in pending:
                 task.cancel()
@@ -308,6 +311,13 @@ class _Run:
     def remaining(self) -> float:
         """Seconds left in the service budget."""
         return self.deadline - time.monotonic()
+
+    async def counted(self, subject: str) -> Outcome:
+        """`check`, ticking the subject off the progress display when it is settled."""
+        try:
+            return await self.check(subject)
+        finally:
+            self.owner.counter.finished(Service.WEB.value)
 
     async def check(self, subject: str) -> Outcome:
         """Follow `subject` hop by hop to its outcome, guarding every hop."""
@@ -352,10 +362,12 @@ class _Run:
                 return await self.head_then_get(target, host, address)
             except httpx.ConnectError as exc:
                 if _tls_failure(exc):
-                    return Failure("broken", f"TLS failure: {exc}")
+                    return Failure("unreachable", f"TLS failure: {exc}")
                 last = str(exc) or type(exc).__name__
-            except httpx.TimeoutException:
-                return Failure("unverified", f"timeout after {self.options.timeout:g}s")
+            except (httpx.TimeoutException, TimeoutError):
+                return Failure(
+                    "unverified", f"timeout: no whole answer within {self.options.timeout:g}s"
+                )
             except httpx.HTTPError as exc:
                 return Failure("unverified", f"network error: {exc or type(exc).__name__}")
         return Failure("unverified", f"connection failed: {last}")
@@ -394,7 +406,7 @@ class _Run:
                 found = await asyncio.to_thread(self.owner.lookup, host, port)
         except socket.gaierror as exc:
             if exc.errno in _NO_SUCH_NAME:
-                return Failure("broken", f"DNS: no such host {host}")
+                return Failure("unreachable", f"DNS: no such host {host}")
             return Failure("unverified", f"DNS lookup of {host} failed: {exc.strerror or exc}")
         except TimeoutError:
             return Failure("unverified", f"DNS lookup of {host} timed out")
@@ -404,7 +416,7 @@ class _Run:
         except OSError as exc:
             return Failure("unverified", f"DNS lookup of {host} failed: {exc}")
         if not found:
-            return Failure("broken", f"DNS: no address for {host}")
+            return Failure("unreachable", f"DNS: no address for {host}")
         return list(found)
 
     async def head_then_get(self, target: httpx.URL, host: str, address: str) -> Answer:
@@ -415,13 +427,20 @@ class _Run:
         return answer
 
     async def send(self, method: str, target: httpx.URL, host: str, address: str) -> Answer:
-        """One request to the pinned address with the real Host header and TLS name."""
-        seconds = max(0.001, min(self.options.timeout, self.remaining()))
-        request = pinned_request(method, target, address, seconds)
+        """One request to the pinned address with the real Host header and TLS name.
+
+        httpx's timeout bounds each read; `asyncio.timeout` bounds the whole exchange
+        (connect, headers, closing), so a server dripping a byte a second cannot hold a
+        slot for longer than `timeout` and starve the other links.
+        """
         async with self.slot(host):
+            seconds = max(0.001, min(self.options.timeout, self.remaining()))
+            request = pinned_request(method, target, address, seconds)
             self.owner.counter.add("web")
-            response = await self.transport.handle_async_request(request)
-            await response.aclose()
+            async with asyncio.timeout(seconds):
+                response = await self.transport.handle_async_request(request)
+                self.owner.counter.heard(f"web:{host}")
+                await response.aclose()
         return Answer(
             response.status_code,
             response.headers.get("location", ""),
