@@ -263,3 +263,16 @@ def test_slow_drip_links_cannot_starve_the_others(tmp_path: Path) -> None:
     assert isinstance(out[fine], Found)
     assert all(isinstance(out[s], Unverified) and "timeout" in out[s].reason for s in slow)
     assert elapsed < 3.0
+
+
+def test_explain_says_when_arxiv_could_not_be_asked(
+    offline_world: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = offline_world
+    (root / "rules").mkdir()
+    scope = Path(__file__).parents[2] / "rules" / "scope.yaml"
+    (root / "rules" / "scope.yaml").write_text(scope.read_text(encoding="utf-8"), encoding="utf-8")
+    (root / "pyproject.toml").write_text(SETTINGS.replace('skip = ["scope"]', ""), encoding="utf-8")
+    run = run_cli(["explain", "2305.10250"], capsys)
+    assert run.status == 0
+    assert run.stdout.startswith("note: arXiv could not be asked")
