@@ -24,13 +24,14 @@ def add_import(sub: Any) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     """Write the catalogue; list what could not be read completely; never drop an entry."""
+    from curator.report.sanitize import terminal
     from curator.tools.import_ import import_document, warning
 
     result = import_document(args.document, args.out, zh=args.zh)
     for line in result.warnings:
-        print(f"warning: {line}", file=sys.stderr)
+        print(f"warning: {terminal(line)}", file=sys.stderr)
     for finding in result.findings:
-        print(f"warning: {warning(finding)}", file=sys.stderr)
+        print(f"warning: {terminal(warning(finding))}", file=sys.stderr)
     print(
         f"imported {result.papers} papers and {result.projects} projects "
         f"into {len(result.files)} files under {args.out}"
@@ -162,6 +163,7 @@ def run_explain(args: argparse.Namespace) -> int:
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
     from curator.pipeline import load_rules, paper_text, resolve
+    from curator.report.sanitize import terminal
     from curator.resolvers.interface import Unverified
     from curator.scope.explain import explain
 
@@ -178,7 +180,7 @@ def run_explain(args: argparse.Namespace) -> int:
     outcome = outcomes.get(parsed.subject)
     if isinstance(outcome, Unverified):
         # Without the official title and abstract the trail below decides on nothing.
-        print(f"note: arXiv could not be asked ({outcome.reason}); no official metadata")
+        print(f"note: arXiv could not be asked ({terminal(outcome.reason)}); no official metadata")
     paper = paper_text(entry, outcome)
     print(explain(parsed.subject, paper, rules["scope"], lang=args.lang))
     return 0

@@ -227,6 +227,10 @@ def load_rules(options: Options) -> dict[str, Any]:
             rules[key] = load_object(loader)(path)
         elif default:
             rules[key] = load_object(default)()
+    if "links" in rules:
+        from curator.checks.link_rules import with_trusted_allow
+
+        rules["links"] = with_trusted_allow(rules["links"], options.guard_allow)
     return rules
 
 

@@ -391,10 +391,12 @@ class _Run:
                 return found
             addresses = found
         rules = self.owner.rules
-        if host.removesuffix(".") in rules.allowed_hosts:
-            return addresses
+        # An allowed host may resolve to private addresses, never to a metadata service.
+        open_host = (
+            host.removesuffix(".") in rules.allowed_hosts or self.options.allow_private_hosts
+        )
         for address in addresses:
-            why = address_reason(address, self.options.allow_private_hosts, rules.allowed_addresses)
+            why = address_reason(address, open_host, rules.allowed_addresses)
             if why:
                 return Failure("blocked", f"{host} resolves to a refused address: {why}")
         return addresses
