@@ -72,7 +72,10 @@ def add_comment(sub: Any) -> None:
     which.add_argument("--pr", type=int, metavar="N", help="pull request number")
     which.add_argument("--head-sha", metavar="SHA", help="find the open PR by its head commit")
     p.add_argument(
-        "--body-file", required=True, metavar="FILE", help="curator JSON report or Markdown"
+        "--body-file",
+        required=True,
+        metavar="FILE",
+        help="curator JSON report",
     )
     p.set_defaults(run=run_comment)
 
@@ -130,19 +133,10 @@ def add_report(sub: Any) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """Load the JSON report (as untrusted data) and render it; exit by --fail-on."""
-    import json
-
     from curator.cli import emit, exit_status
-    from curator.errors import InputError
-    from curator.publish.comment import load_report
+    from curator.report.reader import read_report
 
-    try:
-        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"not a readable JSON report: {exc}", args.file) from None
-    if not isinstance(data, dict) or data.get("schema") != 1:
-        raise InputError("not a curator JSON report (schema 1)", args.file)
-    report = load_report(data)
+    report = read_report(args.file)
     emit(report, args.format, args.output or "")
     return exit_status(report, args.fail_on)
 
