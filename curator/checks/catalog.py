@@ -24,16 +24,23 @@ def duplicates(entries: Iterable[Entry], ctx: CheckContext) -> list[Finding]:
         if len(group) < 2:
             continue
         for entry in group:
-            others = [e for e in group if e is not entry]
-            where = ", ".join(f"{e.source} ({e.title!r})" for e in others)
             findings.append(
                 ctx.finding(
                     "entry-duplicate",
                     subject,
                     entry.source,
                     f"{subject} is listed {len(group)} times",
-                    evidence=f"also at {where}",
+                    evidence=f"also at {_elsewhere(entry, group)}",
                     suggestion="keep one entry and delete the others",
                 )
             )
     return findings
+
+
+def _elsewhere(entry: Entry, group: list[Entry]) -> str:
+    """One other place of the subject (the first) and how many more: the evidence of each of
+    N copies stays one line, so N copies cost O(N), not O(N²)."""
+    other = group[1] if group[0] is entry else group[0]
+    more = len(group) - 2
+    where = f"{other.source} ({other.title!r})"
+    return where if not more else f"{where} and {more} more place{'s' if more > 1 else ''}"
