@@ -28,7 +28,14 @@ from curator.resolvers.web import WebResolver
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble
+from tests.reliability.conftest import Record
 from tests.reliability.world import cache_rows, run_cli
+
+CASES = {
+    "no-network-at-all": "attack",
+    "arxiv-empty-pages-only": "attack",
+    "web-slow-drip-eight-links": "attack",
+}
 
 PAPERS = """\
 section: Methods
@@ -93,7 +100,7 @@ def offline_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[t
 
 
 def test_no_network_at_all_is_unverified_exit_0_and_caches_nothing(
-    offline_world: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    offline_world: tuple[Path, Path], capsys: pytest.CaptureFixture[str], record: Record
 ) -> None:
     root, cache = offline_world
     out = root / "report.json"
@@ -112,6 +119,13 @@ def test_no_network_at_all_is_unverified_exit_0_and_caches_nothing(
     second = run_cli(argv, capsys, out)
     assert second.report["requests"]["cache_hits"] == 0
     assert second.status == 0
+    unverified = sum(f["code"].endswith("-unverified") for f in first.report["findings"])
+    record(
+        "no-network-at-all",
+        f"exit 0, 0 errors, {unverified} unverified; nothing cached; the next run asks again",
+        figures={"cache rows": len(cache_rows(cache))},
+        seconds=first.elapsed,
+    )
 
 
 def test_transport_not_found_is_never_cached(tmp_path: Path) -> None:
@@ -178,7 +192,7 @@ def test_an_empty_page_is_asked_again_smaller_not_read_as_not_found(
 
 
 def test_arxiv_sending_only_empty_pages_is_unverified_and_not_cached(
-    loopback: LoopbackServer, tmp_path: Path
+    loopback: LoopbackServer, tmp_path: Path, record: Record
 ) -> None:
     double, resolver, cache = arxiv_env(loopback, tmp_path)
     subjects = [f"arxiv:2307.{i:05d}" for i in range(1, 9)]
@@ -188,6 +202,11 @@ def test_arxiv_sending_only_empty_pages_is_unverified_and_not_cached(
     assert len(double.requests()) <= 4
     assert all(cache.get("arxiv", s) is None for s in subjects)
     assert any("empty pages" in note for note in resolver.notes)
+    record(
+        "arxiv-empty-pages-only",
+        "8 papers unverified, none not-found, nothing cached",
+        faults=len(double.requests()),
+    )
 
 
 def test_a_single_unknown_id_is_not_found_only_beside_a_known_paper(
@@ -241,7 +260,7 @@ class DripServer:
         self.sock.close()
 
 
-def test_slow_drip_links_cannot_starve_the_others(tmp_path: Path) -> None:
+def test_slow_drip_links_cannot_starve_the_others(tmp_path: Path, record: Record) -> None:
     drip = DripServer()
     try:
         with LoopbackServer() as server:
@@ -263,6 +282,12 @@ def test_slow_drip_links_cannot_starve_the_others(tmp_path: Path) -> None:
     assert isinstance(out[fine], Found)
     assert all(isinstance(out[s], Unverified) and "timeout" in out[s].reason for s in slow)
     assert elapsed < 3.0
+    record(
+        "web-slow-drip-eight-links",
+        "8 dripping links unverified at their deadline; the other link found",
+        faults=8,
+        seconds=elapsed,
+    )
 
 
 def test_explain_says_when_arxiv_could_not_be_asked(

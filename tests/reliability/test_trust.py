@@ -15,7 +15,14 @@ import pytest
 
 from curator.checks.link_rules import load_link_rules
 from curator.resolvers.guard import address_reason, classify_address
+from tests.reliability.conftest import Record
 from tests.reliability.world import run_cli
+
+CASES = {
+    "rules-allow-metadata-address": "attack",
+    "catalogue-symlink-out-of-repository": "attack",
+    "file-name-with-workflow-command": "attack",
+}
 
 PAPER = (
     'section: A\npapers:\n  - title: "A paper"\n    arxiv: "2305.10250"\n    date: "2023-05-17"\n'
@@ -89,7 +96,9 @@ def test_the_environment_still_sets_them(
     assert status == 0, stderr
 
 
-def test_rules_file_cannot_open_the_guard(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_rules_file_cannot_open_the_guard(
+    repo: Path, capsys: pytest.CaptureFixture[str], record: Record
+) -> None:
     (repo / "rules").mkdir()
     links = "bot_walled: []\nallow:\n  - 169.254.169.254\n"
     (repo / "rules" / "links.yaml").write_text(links, encoding="utf-8")
@@ -97,6 +106,8 @@ def test_rules_file_cannot_open_the_guard(repo: Path, capsys: pytest.CaptureFixt
     assert run.status == 2
     line = one_error_line(run.stderr)
     assert "rules/links.yaml:2" in line and "CURATOR_GUARD_ALLOW" in line
+    record("rules-allow-metadata-address", "exit 2, one line: allow: must stay empty",
+           hostile=1, refused=1)  # fmt: skip
 
 
 def test_rules_file_cannot_unprotect_github(tmp_path: Path) -> None:
@@ -114,7 +125,10 @@ def test_azure_wireserver_and_metadata_are_refused_even_when_allowed() -> None:
 
 # -- defect 5: symlinks out of the repository ------------------------------------------------
 def test_catalogue_symlink_out_of_the_repository_is_refused(
-    repo: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+    repo: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
 ) -> None:
     secret = tmp_path_factory.mktemp("outside") / "secret.yaml"
     secret.write_text("SECRET-TOKEN-VALUE: [\n", encoding="utf-8")
@@ -124,6 +138,8 @@ def test_catalogue_symlink_out_of_the_repository_is_refused(
     line = one_error_line(stderr)
     assert "symbolic link leading outside the repository" in line
     assert "SECRET" not in stderr
+    record("catalogue-symlink-out-of-repository", "exit 2, one line; the target is not read",
+           hostile=1, refused=1)  # fmt: skip
 
 
 def test_document_symlink_out_of_the_repository_is_refused(
@@ -150,7 +166,7 @@ def test_symlink_inside_the_repository_is_read(
 # -- defect 8: names and texts escaped before stderr -----------------------------------------
 @pytest.mark.skipif(os.name != "posix", reason="POSIX file names")
 def test_file_name_cannot_inject_workflow_commands(
-    repo: Path, capsys: pytest.CaptureFixture[str]
+    repo: Path, capsys: pytest.CaptureFixture[str], record: Record
 ) -> None:
     bad = repo / "data" / "x\n::add-mask::secret\n\x1b[2J.yaml"
     bad.write_text("papers: [\n", encoding="utf-8")
@@ -158,6 +174,8 @@ def test_file_name_cannot_inject_workflow_commands(
     assert status == 2
     line = one_error_line(stderr)
     assert "\x1b" not in stderr and "\\x0a::add-mask::" in line
+    record("file-name-with-workflow-command", "exit 2, one line; newline and ESC escaped",
+           hostile=1, refused=1)  # fmt: skip
 
 
 # -- defect 12: small input faults -----------------------------------------------------------
