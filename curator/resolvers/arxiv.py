@@ -255,6 +255,7 @@ class ArxivResolver:
         failure = ""
         pages = EmptyPages()
         while batches:
+            self.counter.finished(SERVICE, len(out) - self.counter.done(SERVICE))
             batch = batches.popleft()
             if not failure and pages.hopeless():
                 failure = EMPTY_ONLY

@@ -153,13 +153,15 @@ def test_dns_failure_is_broken_only_when_another_host_answered() -> None:
 
 def test_progress_marks_a_service_that_could_not_be_asked() -> None:
     counter = Counter()
-    state = ServiceProgress({Service.GITHUB: 2, Service.ARXIV: 1}, counter)
+    state = ServiceProgress({Service.GITHUB: 2, Service.ARXIV: 1, Service.WEB: 10}, counter)
+    counter.finished("web", 3)
     state.finish(Service.GITHUB, {"a": Unverified("a", "down"), "b": Unverified("b", "down")})
     state.finish(Service.ARXIV, {"c": Found("c")})
     lines = state.lines()
     assert lines[0].startswith("✗ github") and "2/2" in lines[0]
     assert "could not be asked" in lines[0]
     assert lines[1].startswith("✓ arxiv")
+    assert lines[2].startswith("… web") and "3/10 subjects" in lines[2]
 
 
 # -- defect 2: arXiv's empty page ------------------------------------------------------------
