@@ -32,6 +32,7 @@ from curator.resolvers.interface import (
     Outcome,
     Unverified,
 )
+from curator.resolvers.reach import settle_run
 from curator.sources.interface import Loaded
 
 #: Service -> "module:Class" of its resolver.
@@ -165,18 +166,11 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
     finally:
         result.notes.extend(cache.warnings)
         cache.close()
-    _settle(result, subjects)
-    return result
-
-
-def _settle(result: Resolved, subjects: Mapping[Service, list[str]]) -> None:
-    """Transport failures judged against the whole run's answers; services never reached."""
-    from curator.resolvers.reach import settle, unasked_notes
-
-    settled = settle(result.outcomes, result.counter.heard_from())
+    # Transport failures judged against the whole run's answers; services never reached.
+    settled = settle_run(result.outcomes, result.counter.heard_from(), subjects)
     result.outcomes = settled.outcomes
     result.notes.extend(settled.notes)
-    result.notes.extend(unasked_notes({s.value: v for s, v in subjects.items()}, result.outcomes))
+    return result
 
 
 def _finisher(shown: progress.ServiceProgress, service: Service) -> Callable[[Any], None]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from curator.model import Service
 from curator.resolvers.interface import NotFound, Outcome, Unverified
 
 UNREACHABLE = "network unreachable"
@@ -62,3 +63,12 @@ def unasked_notes(asked: Mapping[str, Iterable[str]], outcomes: Mapping[str, Out
             notes.append(f"{service} could not be asked: {len(got)} subjects unverified "
                          f"({first.reason})")  # fmt: skip
     return notes
+
+
+def settle_run(
+    outcomes: Mapping[str, Outcome], heard: Iterable[str], asked: Mapping[Service, Iterable[str]]
+) -> Settled:
+    """`settle`, plus a note for each service none of whose subjects was verified."""
+    settled = settle(outcomes, heard)
+    notes = unasked_notes({service.value: v for service, v in asked.items()}, settled.outcomes)
+    return Settled(settled.outcomes, settled.notes + notes)

@@ -4,7 +4,9 @@ Each hop passes the SSRF guard twice: the URL text (`guard.check_url`), then eve
 its host resolves to. The host is resolved once and the request goes to that checked
 address (pinned), with the real Host header and TLS server name, so DNS rebinding cannot
 swap the target in between. Requests share a global limit, a per-host limit and per-host
-spacing, and the whole service a time budget. Found and Moved answers are cached.
+spacing; each request has one deadline for the whole exchange, and the whole service a time
+budget. Found and Moved answers are cached, a failure of DNS or TLS never. What the answers
+mean is decided in web_outcome.py.
 """
 
 from __future__ import annotations
@@ -12,11 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import ssl
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -37,16 +37,15 @@ from curator.resolvers.interface import (
     Outcome,
     Unverified,
 )
+from curator.resolvers.web_outcome import Answer, Failure, Hop, final_outcome, tls_failure
 
 #: (host, port) -> addresses, as socket.getaddrinfo would give; tests pass their own.
 Lookup = Callable[[str, int], list[str]]
 
 MAX_HOPS = 10
-PERMANENT = frozenset({301, 308})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 #: Answers to HEAD that often mean "this server does not do HEAD": ask again with GET.
 HEAD_REFUSED = frozenset({400, 403, 405, 406, 501})
-GONE = frozenset({404, 410})
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 # getaddrinfo errors that mean the name does not exist (others are temporary).
 _NO_SUCH_NAME = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
@@ -66,96 +65,6 @@ def system_lookup(host: str, port: int) -> list[str]:
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     addresses = dict.fromkeys(str(info[4][0]).split("%", 1)[0] for info in infos)
     return sorted(addresses, key=lambda a: ":" in a)
-
-
-@dataclass(frozen=True)
-class Hop:
-    """One response on the way: its status and the URL that gave it."""
-
-    status: int
-    url: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What one HTTP exchange said, body unread."""
-
-    status: int
-    location: str = ""
-    retry_after: str = ""
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A hop that got no usable answer: kind is blocked, broken, unreachable (no server
-    answered: DNS, TLS; broken only if the network is shown to work) or unverified."""
-
-    kind: str
-    reason: str
-
-    def outcome(self, subject: str, chain: Sequence[Hop], url: str) -> Outcome:
-        """The subject's outcome when this failure happened at `url` after `chain`."""
-        reason = self.reason if not chain else f"{self.reason} (after redirect to {url})"
-        if self.kind == "blocked":
-            return Blocked(subject, reason)
-        if self.kind in ("broken", "unreachable"):
-            meta = _meta(chain, url) if chain else {}
-            return NotFound(subject, reason, meta, transport=self.kind == "unreachable")
-        return Unverified(subject, reason)
-
-
-def _meta(chain: Sequence[Hop], final_url: str) -> dict[str, Any]:
-    """JSON metadata of a checked link: last status, final URL and the hop chain."""
-    return {
-        "http_status": chain[-1].status if chain else 0,
-        "final_url": final_url,
-        "chain": [[hop.status, hop.url] for hop in chain],
-    }
-
-
-def final_outcome(
-    subject: str, chain: Sequence[Hop], rules: LinkRules, retry_after: str = ""
-) -> Outcome:
-    """The outcome of a subject whose last response (not a redirect) ends `chain`."""
-    status, url = chain[-1].status, chain[-1].url
-    meta = _meta(chain, url)
-    if 200 <= status < 400:
-        return _found_or_moved(subject, chain, meta)
-    if status in GONE:
-        return NotFound(subject, f"HTTP {status}", meta)
-    # The host that answered last is the likeliest wall; doi.org and the like forward to it.
-    hosts = [httpx.URL(hop.url).host for hop in reversed(chain)]
-    walled = next((host for host in hosts if rules.is_bot_walled(host)), "")
-    if walled:
-        return Unverified(subject, f"HTTP {status} behind the bot wall of {walled}")
-    if status == 429:
-        wait = f", Retry-After: {retry_after}" if retry_after else ""
-        return Unverified(subject, f"rate limited (HTTP 429{wait})")
-    if status >= 500 or status == 408 or status < 200:
-        return Unverified(subject, f"HTTP {status}")
-    return NotFound(subject, f"HTTP {status}", meta)
-
-
-def _found_or_moved(subject: str, chain: Sequence[Hop], meta: dict[str, Any]) -> Outcome:
-    """Moved to where the leading permanent redirects end; temporary ones stay Found."""
-    stop = 0
-    while stop < len(chain) - 1 and chain[stop].status in PERMANENT:
-        stop += 1
-    if stop == 0:
-        return Found(subject, meta)
-    return Moved(subject, chain[stop].url, meta)
-
-
-def _tls_failure(exc: BaseException) -> bool:
-    """True when a connection error came from TLS (bad certificate, handshake)."""
-    seen: BaseException | None = exc
-    for _ in range(8):
-        if seen is None:
-            return False
-        if isinstance(seen, ssl.SSLError) or "CERTIFICATE_VERIFY_FAILED" in str(seen):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 class WebResolver:
@@ -361,7 +270,7 @@ class _Run:
             try:
                 return await self.head_then_get(target, host, address)
             except httpx.ConnectError as exc:
-                if _tls_failure(exc):
+                if tls_failure(exc):
                     return Failure("unreachable", f"TLS failure: {exc}")
                 last = str(exc) or type(exc).__name__
             except (httpx.TimeoutException, TimeoutError):
