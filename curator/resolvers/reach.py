@@ -37,14 +37,12 @@ def network_proven(heard: Iterable[str], transport_failures: int) -> bool:
 
 def settle(outcomes: Mapping[str, Outcome], heard: Iterable[str]) -> Settled:
     """Turn transport NotFounds into Unverified when the network is not shown to work."""
-    failed = [s for s, o in outcomes.items() if isinstance(o, NotFound) and o.transport]
+    failed = {s: o.reason for s, o in outcomes.items() if isinstance(o, NotFound) and o.transport}
     out = dict(outcomes)
     if not failed or network_proven(heard, len(failed)):
         return Settled(out, [])
-    for subject in failed:
-        outcome = out[subject]
-        assert isinstance(outcome, NotFound)
-        out[subject] = Unverified(subject, f"{UNREACHABLE} ({outcome.reason})")
+    for subject, reason in failed.items():
+        out[subject] = Unverified(subject, f"{UNREACHABLE} ({reason})")
     note = (
         f"{UNREACHABLE}: no web host answered in this run, so {len(failed)} links whose "
         "host could not be reached (DNS, TLS) are unverified, not broken"
@@ -57,11 +55,10 @@ def unasked_notes(asked: Mapping[str, Iterable[str]], outcomes: Mapping[str, Out
     notes: list[str] = []
     for service, subjects in asked.items():
         got = [outcomes[s] for s in subjects if s in outcomes]
-        if got and all(isinstance(o, Unverified) for o in got):
-            first = got[0]
-            assert isinstance(first, Unverified)
-            notes.append(f"{service} could not be asked: {len(got)} subjects unverified "
-                         f"({first.reason})")  # fmt: skip
+        reasons = [o.reason for o in got if isinstance(o, Unverified)]
+        if got and len(reasons) == len(got):
+            count = f"{len(got)} subjects unverified ({reasons[0]})"
+            notes.append(f"{service} could not be asked: {count}")
     return notes
 
 
