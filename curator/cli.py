@@ -74,15 +74,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
         return status
     except CuratorError as exc:
-        print(f"curator: error: {exc}", file=sys.stderr)
+        _fail(str(exc))
         return 2
     except OSError as exc:
         # A file that cannot be read or written (--output, --body-file, --out): bad usage.
-        print(f"curator: error: {_os_error(exc)}", file=sys.stderr)
+        _fail(_os_error(exc))
         return 2
     except KeyboardInterrupt:
         print("curator: interrupted", file=sys.stderr)
         return 130
+
+
+def _fail(message: str) -> None:
+    """The one stderr line of exit 2; names from the checked tree are escaped."""
+    from curator.report.sanitize import terminal
+
+    print(f"curator: error: {terminal(message)}", file=sys.stderr)
 
 
 def _os_error(exc: OSError) -> str:

@@ -27,13 +27,14 @@ def add_import(sub: Any) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     """Write the catalogue; list what could not be read completely; never drop an entry."""
+    from curator.report.sanitize import terminal
     from curator.tools.import_ import import_document, warning
 
     result = import_document(args.document, args.out, zh=args.zh)
     for line in result.warnings:
-        print(f"warning: {line}", file=sys.stderr)
+        print(f"warning: {terminal(line)}", file=sys.stderr)
     for finding in result.findings:
-        print(f"warning: {warning(finding)}", file=sys.stderr)
+        print(f"warning: {terminal(warning(finding))}", file=sys.stderr)
     print(
         f"imported {result.papers} papers and {result.projects} projects "
         f"into {len(result.files)} files under {args.out}"
@@ -77,7 +78,10 @@ def add_comment(sub: Any) -> None:
     which.add_argument("--pr", type=int, metavar="N", help="pull request number")
     which.add_argument("--head-sha", metavar="SHA", help="find the open PR by its head commit")
     p.add_argument(
-        "--body-file", required=True, metavar="FILE", help="curator JSON report or Markdown"
+        "--body-file",
+        required=True,
+        metavar="FILE",
+        help="curator JSON report",
     )
     p.set_defaults(run=run_comment)
 
@@ -139,19 +143,10 @@ def add_report(sub: Any) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """Load the JSON report (as untrusted data) and render it; exit by --fail-on."""
-    import json
-
     from curator.cli import emit, exit_status
-    from curator.errors import InputError
-    from curator.publish.comment import load_report
+    from curator.report.reader import read_report
 
-    try:
-        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"not a readable JSON report: {exc}", args.file) from None
-    if not isinstance(data, dict) or data.get("schema") != 1:
-        raise InputError("not a curator JSON report (schema 1)", args.file)
-    report = load_report(data)
+    report = read_report(args.file)
     emit(report, args.format, args.output or "")
     return exit_status(report, args.fail_on)
 
@@ -171,6 +166,8 @@ def run_explain(args: argparse.Namespace) -> int:
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
     from curator.pipeline import load_rules, paper_text, resolve
+    from curator.report.sanitize import terminal
+    from curator.resolvers.interface import Unverified
     from curator.scope.explain import explain
 
     parsed = parse_arxiv_id(args.arxiv_id)
@@ -187,7 +184,11 @@ def run_explain(args: argparse.Namespace) -> int:
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
     outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes
-    paper = paper_text(entry, outcomes.get(parsed.subject))
+    outcome = outcomes.get(parsed.subject)
+    if isinstance(outcome, Unverified):
+        # Without the official title and abstract the trail below decides on nothing.
+        print(f"note: arXiv could not be asked ({terminal(outcome.reason)}); no official metadata")
+    paper = paper_text(entry, outcome)
     print(explain(parsed.subject, paper, rules["scope"], lang=args.lang))
     return 0
 

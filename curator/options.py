@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import tomllib
@@ -23,7 +24,16 @@ ENV_VARS: dict[str, str] = {
     "CURATOR_ARXIV_DELAY": "arxiv_delay",
     "CURATOR_CACHE": "cache_path",
     "CURATOR_ALLOW_PRIVATE_HOSTS": "allow_private_hosts",
+    "CURATOR_GUARD_ALLOW": "guard_allow",
 }
+
+#: Settings that weaken security (the SSRF guard, where requests and the token go): only the
+#: workflow's environment and command line may set them, never a file of the checked tree.
+TRUSTED_ONLY = frozenset(
+    {"allow_private_hosts", "guard_allow", "github_api_url", "github_graphql_url", "arxiv_api_url"}
+)
+#: Path settings a file of the checked tree may set only inside the tree.
+TREE_PATHS = ("paths", "rules_dir", "records_dir", "zh", "output", "cache_path")
 
 
 @dataclass(frozen=True)
@@ -40,6 +50,8 @@ class Options:
     arxiv_batch_size: int = 100
     cache_path: str = ""
     allow_private_hosts: bool = False
+    #: Hosts or addresses (CIDR) the SSRF guard lets through: CURATOR_GUARD_ALLOW only.
+    guard_allow: tuple[str, ...] = ()
     offline: bool = False
     no_cache: bool = False
     skip: frozenset[Service] = frozenset()
@@ -100,6 +112,8 @@ def read_pyproject(root: Path) -> dict[str, Any]:
     path = root / "pyproject.toml"
     if not path.is_file():
         return {}
+    if path.is_symlink() and root.resolve() not in path.resolve().parents:
+        raise UsageError(f"{path}: a symbolic link leading outside the repository; not read")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -116,12 +130,34 @@ def build(cli: Mapping[str, Any], env: Mapping[str, str], root: Path) -> Options
         name = key.replace("-", "_")
         if name not in names or name in {"root", "github_token"}:
             raise UsageError(f"pyproject.toml [tool.curator]: unknown setting {key!r}")
+        if name in TRUSTED_ONLY:
+            raise UsageError(
+                f"pyproject.toml [tool.curator]: {key} may be set only in the environment or "
+                "on the command line (files of the checked tree cannot weaken security)"
+            )
         values[name] = raw
+    _inside_tree(values, root)
     for var, name in ENV_VARS.items():
         if env.get(var, "") != "":
             values[name] = env[var]
     values.update({k: v for k, v in cli.items() if v is not None})
     return replace(Options(), **_coerce(values))
+
+
+def _inside_tree(values: Mapping[str, Any], root: Path) -> None:
+    """Paths from [tool.curator] must stay inside the repository (no absolute path, no `..`,
+    no symlink out): a pull request may edit pyproject.toml."""
+    top = root.resolve()
+    for name in TREE_PATHS:
+        raw = values.get(name)
+        items = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+        for item in items:  # other types are refused by _coerce with their own message
+            text = str(item)
+            target = (root / text).resolve()
+            if Path(text).is_absolute() or (target != top and top not in target.parents):
+                raise UsageError(
+                    f"pyproject.toml [tool.curator]: {name} {text!r} leaves the repository"
+                )
 
 
 def _coerce(values: dict[str, Any]) -> dict[str, Any]:
@@ -134,6 +170,10 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
     _check_texts(out)
     if "skip" in out:
         out["skip"] = parse_skip(out["skip"])
+    if "guard_allow" in out:
+        raw = out["guard_allow"]
+        items = raw.split(",") if isinstance(raw, str) else list(raw)
+        out["guard_allow"] = tuple(str(i).strip() for i in items if str(i).strip())
     if "severity" in out:
         out["severity"] = _severities(out["severity"])
     if "paths" in out:
@@ -156,6 +196,8 @@ def _numbers(out: dict[str, Any]) -> None:
         for name in (*floats, *ints):
             if name in out:
                 out[name] = float(out[name]) if name in floats else int(out[name])
+                if not math.isfinite(out[name]):
+                    raise ValueError(f"{name} must be a finite number, not {out[name]}")
                 if out[name] < 0:
                     raise ValueError(f"{name} must not be negative")
     except (TypeError, ValueError) as exc:

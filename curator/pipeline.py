@@ -32,6 +32,7 @@ from curator.resolvers.interface import (
     Outcome,
     Unverified,
 )
+from curator.resolvers.reach import settle_run
 from curator.sources.interface import Loaded
 
 #: Service -> "module:Class" of its resolver.
@@ -167,12 +168,21 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
     finally:
         result.notes.extend(cache.warnings)
         cache.close()
+    # Transport failures judged against the whole run's answers; services never reached.
+    settled = settle_run(result.outcomes, result.counter.heard_from(), subjects)
+    result.outcomes = settled.outcomes
+    result.notes.extend(settled.notes)
     return result
 
 
 def _finisher(shown: progress.ServiceProgress, service: Service) -> Callable[[Any], None]:
-    """A done-callback that ticks `service` off the progress display."""
-    return lambda _future: shown.finish(service)
+    """A done-callback that ticks `service` off the progress display, ✗ when it failed."""
+
+    def done(future: Any) -> None:
+        crashed = future.exception() is not None
+        shown.finish(service, None if crashed else future.result(), crashed=crashed)
+
+    return done
 
 
 def _make_resolver(
@@ -218,6 +228,10 @@ def load_rules(options: Options) -> dict[str, Any]:
             rules[key] = load_object(default)()
         elif service is Service.SCOPE and options.scope_preset:
             rules[key] = load_scope_preset(options.scope_preset)
+    if "links" in rules:
+        from curator.checks.link_rules import with_trusted_allow
+
+        rules["links"] = with_trusted_allow(rules["links"], options.guard_allow)
     return rules
 
 

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 from curator.model import Service
-from curator.resolvers.interface import Counter
+from curator.resolvers.interface import Counter, Outcome, Unverified
 
 #: Which Counter fields belong to which service.
 FIELDS: dict[Service, tuple[str, ...]] = {
@@ -37,22 +37,38 @@ class ServiceProgress:
         self.totals = dict(totals)
         self.counter = counter
         self.done: set[Service] = set()
+        self.failed: set[Service] = set()
         self._lock = threading.Lock()
 
-    def finish(self, service: Service) -> None:
-        """Mark a service as finished."""
+    def finish(
+        self,
+        service: Service,
+        outcomes: Mapping[str, Outcome] | None = None,
+        *,
+        crashed: bool = False,
+    ) -> None:
+        """Mark a service as finished; failed (✗) when it crashed or verified no subject."""
+        failed = crashed or (
+            bool(outcomes) and all(isinstance(o, Unverified) for o in (outcomes or {}).values())
+        )
         with self._lock:
             self.done.add(service)
+            if failed:
+                self.failed.add(service)
 
     def lines(self) -> list[str]:
-        """The current state, one plain line per service."""
+        """The current state, one plain line per service: done/total, requests, ✓ or ✗."""
         with self._lock:
-            finished = set(self.done)
+            finished, failed = set(self.done), set(self.failed)
         out = []
         for service, total in self.totals.items():
             sent = sum(self.counter.get(name) for name in FIELDS.get(service, ()))
-            mark = "✓" if service in finished else "…"
-            out.append(f"{mark} {service.value:<6} {total:>5} subjects · {sent} requests sent")
+            done = total if service in finished else min(total, self.counter.done(service.value))
+            mark = "…" if service not in finished else "✗" if service in failed else "✓"
+            tail = " · could not be asked" if service in failed else ""
+            out.append(
+                f"{mark} {service.value:<6} {done:>5}/{total} subjects · {sent} requests sent{tail}"
+            )
         hits = self.counter.get("cache_hits")
         out.append(f"  cache hits: {hits}")
         return out

@@ -1,4 +1,7 @@
-"""The rules of web-link checking (rules/links.yaml): bot walls, guard allow list, ignores.
+"""The rules of web-link checking (rules/links.yaml): bot walls, protected domains, ignores.
+
+The guard's allow-list (`LinkRules.allow`) is never read from the file: it comes from
+CURATOR_GUARD_ALLOW in the environment (`with_trusted_allow`).
 
 Loaded once per run with `load_link_rules`; the result goes to the WebResolver and into
 `CheckContext.rules["links"]`. A key left out of the file keeps its default.
@@ -17,6 +20,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from curator.errors import InputError
+from curator.sources.safe_yaml import yaml_error
 from curator.sources.text import read_text
 
 #: Hosts (and their subdomains) that answer robots with 403/429/999 while the page is fine.
@@ -30,6 +34,11 @@ BOT_WALLED = (
 PROTECTED = ("github.com", "arxiv.org")
 
 _LIST_KEYS = ("bot_walled", "allow", "protected")
+#: Why a rules file may not open the SSRF guard: it is part of the checked tree.
+TRUSTED_ALLOW = (
+    "allow: must stay empty; the guard's allow-list comes only from CURATOR_GUARD_ALLOW "
+    "in the environment (rules files are in the checked tree, which a pull request controls)"
+)
 _IGNORE_KEYS = ("hosts", "prefixes", "patterns")
 
 
@@ -83,6 +92,11 @@ def _is_network(text: str) -> bool:
     return True
 
 
+def with_trusted_allow(rules: LinkRules, allow: tuple[str, ...]) -> LinkRules:
+    """`rules` with the allow-list the workflow's environment gives (CURATOR_GUARD_ALLOW)."""
+    return replace(rules, allow=allow)
+
+
 def load_link_rules(path: Path) -> LinkRules:
     """Read rules/links.yaml; defaults when the file is absent, InputError when malformed."""
     if not path.is_file():
@@ -91,10 +105,12 @@ def load_link_rules(path: Path) -> LinkRules:
     text = read_text(path, name)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
         line = mark.line + 1 if mark is not None else 0
-        raise InputError(f"invalid YAML: {getattr(exc, 'problem', exc)}", name, line) from None
+        raise InputError(f"invalid YAML: {exc.problem or exc}", name, line) from None
+    except yaml.YAMLError as exc:
+        raise yaml_error(exc, text, name) from None
     if root is None:
         return LinkRules()
     return _rules_from(_mapping(root, name, "the file"), name)
@@ -107,9 +123,12 @@ def _rules_from(items: dict[str, tuple[yaml.Node, yaml.Node]], name: str) -> Lin
         if key == "bot_walled":
             rules = replace(rules, bot_walled=_domains(value, name, key))
         elif key == "protected":
-            rules = replace(rules, protected=_domains(value, name, key))
+            # The file may add domains; the defaults stay protected whatever it says.
+            added = _domains(value, name, key)
+            rules = replace(rules, protected=tuple(dict.fromkeys((*PROTECTED, *added))))
         elif key == "allow":
-            rules = replace(rules, allow=_strings(value, name, key))
+            if _strings(value, name, key):
+                raise InputError(TRUSTED_ALLOW, name, _line(key_node))
         elif key == "ignore":
             rules = _with_ignores(rules, _mapping(value, name, "ignore"), name)
         else:

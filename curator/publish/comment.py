@@ -7,7 +7,6 @@ touched. Duplicates left by earlier races are deleted.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -15,22 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from curator.errors import UsageError
-from curator.model import (
-    Entry,
-    EntryResult,
-    Finding,
-    Kind,
-    Report,
-    RequestCounts,
-    Severity,
-    Source,
-    Verdict,
-)
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, PublishError
+from curator.publish.api import GitHubAPI
 from curator.publish.api import from_env as api_from_env
 from curator.report import context, markdown
 from curator.report.context import RenderContext
+from curator.report.reader import read_report
 
 BOT = "github-actions[bot]"
 #: GitHub refuses comment bodies longer than this many characters.
@@ -133,66 +122,10 @@ def find_pr(api: GitHubAPI, repo: str, head_sha: str) -> int | None:
 
 
 def read_body(path: str | Path, ctx: RenderContext) -> str:
-    """The comment body from a file: a curator JSON report is rendered here, with trusted code
-    and sanitising; any other file is taken as Markdown written by a trusted caller."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise PublishError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text
-    if not isinstance(data, dict) or data.get("schema") != 1:
-        raise PublishError(f"{path}: not a curator JSON report (schema 1)")
-    return markdown.render(load_report(data), ctx)
-
-
-def load_report(data: Mapping[str, Any]) -> Report:
-    """A Report from CONTRACT.md's JSON report (untrusted: every field is checked or coerced)."""
-    try:
-        entries = tuple(_entry(e) for e in data.get("entries") or [])
-        findings = tuple(_finding(f) for f in data.get("findings") or [])
-        counts = {k: int(v) for k, v in (data.get("requests") or {}).items()}
-        requests = RequestCounts(**{k: v for k, v in counts.items() if k in _COUNTS})
-        notes = tuple(str(n) for n in data.get("notes") or [])
-        elapsed = float(data.get("elapsed_seconds") or 0.0)
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        raise PublishError(f"malformed JSON report: {exc!r}"[:200]) from None
-    return Report(entries, findings, requests, notes, elapsed)
-
-
-_COUNTS = ("arxiv", "github_graphql", "github_rest", "web", "cache_hits")
-
-
-def _source(raw: Mapping[str, Any]) -> Source:
-    return Source(str(raw["file"]), int(raw.get("line") or 0))
-
-
-def _entry(raw: Mapping[str, Any]) -> EntryResult:
-    entry = Entry(
-        str(raw["subject"]),
-        Kind(raw.get("kind") or "link"),
-        _source(raw["source"]),
-        title=str(raw.get("title") or ""),
-        date=str(raw.get("date") or ""),
-    )
-    verdict = Verdict(raw["verdict"]) if raw.get("verdict") else None
-    metadata = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
-    scope = raw.get("scope") if isinstance(raw.get("scope"), dict) else {}
-    return EntryResult(entry, metadata or {}, verdict, scope or {})
-
-
-def _finding(raw: Mapping[str, Any]) -> Finding:
-    return Finding(
-        str(raw["code"]),
-        Severity(raw["severity"]),
-        str(raw.get("subject") or ""),
-        _source(raw["source"]),
-        str(raw.get("message") or ""),
-        str(raw.get("evidence") or ""),
-        str(raw.get("suggestion") or ""),
-    )
+    """The comment body: the curator JSON report at `path`, validated and rendered here by
+    trusted code. Anything else (Markdown, other JSON) is refused: the file comes from a
+    pull request's artifact, which a fork controls."""
+    return markdown.render(read_report(path), ctx)
 
 
 def comment_from_env(

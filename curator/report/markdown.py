@@ -24,7 +24,8 @@ PLURAL = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO:
 
 @dataclass(frozen=True)
 class Shape:
-    """How much to show: metadata tables, <details> blocks, and at most `rows` problem rows."""
+    """How much to show: metadata tables, <details> blocks, and at most `rows` rows in each
+    of the problems and scope tables."""
 
     metadata: bool = True
     details: bool = True
@@ -43,14 +44,14 @@ def render(report: Report, ctx: RenderContext | None = None, limit: int = LIMIT)
         body = compose(report, ctx, shape)
         if len(body) <= limit:
             return body
-    problems = len(_problems(report))
-    rows = problems
+    # Whole rows go, never part of one; at 0 rows only the counts and the footer are left.
+    rows = max(len(_problems(report)), len(_held(report)))
     while rows > 0:
         rows = rows * 3 // 4
         body = compose(report, ctx, Shape(metadata=False, details=False, rows=rows))
         if len(body) <= limit:
             return body
-    return body[:limit]
+    return body
 
 
 def is_clean(report: Report) -> bool:
@@ -65,7 +66,7 @@ def compose(report: Report, ctx: RenderContext, shape: Shape) -> str:
         parts.append(CLEAN_MARKER)
     parts += [f"### {s.text(ctx.title, 120)}", "", verdict_line(report, ctx), ""]
     parts += problems_table(report, ctx, shape.rows)
-    parts += scope_section(report, ctx)
+    parts += scope_section(report, ctx, shape.rows)
     if shape.details:
         parts += notes_section(report, ctx)
     if shape.metadata:
@@ -133,17 +134,25 @@ def _titles(report: Report) -> dict[Any, str]:
     return {r.entry.source: r.entry.title for r in report.entries}
 
 
-def scope_section(report: Report, ctx: RenderContext) -> list[str]:
-    """Entries the scope rules did not simply include, with the evidence quoted."""
-    held = [r for r in report.entries if r.verdict not in (None, Verdict.INCLUDE)]
+def _held(report: Report) -> list[EntryResult]:
+    """Entries the scope rules did not simply include."""
+    return [r for r in report.entries if r.verdict not in (None, Verdict.INCLUDE)]
+
+
+def scope_section(report: Report, ctx: RenderContext, rows: int | None = None) -> list[str]:
+    """Entries the scope rules did not simply include (at most `rows`), evidence quoted."""
+    held = _held(report)
     if not held:
         return []
     out = ["**Scope**", "", "| Entry | Verdict | Evidence |", "| --- | --- | --- |"]
-    for result in held:
+    shown = held if rows is None else held[:rows]
+    for result in shown:
         src = result.entry.source
         cell = entry_cell(src.file, src.line, result.entry.title, ctx)
         verdict = s.text(result.verdict.value if result.verdict else "")
         out.append(f"| {cell} | **{verdict}** | {scope_evidence(result.scope)} |")
+    if len(shown) < len(held):
+        out.append(f"| … {len(held) - len(shown)} more | | |")
     return [*out, ""]
 
 

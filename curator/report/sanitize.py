@@ -85,3 +85,18 @@ def link(label: str, url: str) -> str:
     safe_url = url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
     safe_url = safe_url.replace("<", "%3C").replace(">", "%3E")
     return f"[{label}]({safe_url})"
+
+
+def terminal(value: object) -> str:
+    """Untrusted text for one line of stderr or a log: control, bidi and line-breaking
+    characters shown as `\\xNN` or `\\uNNNN`, so a file name cannot start a new line (a
+    workflow command such as `::add-mask::`) or send escape sequences to the terminal."""
+    return "".join(_visible(ch) for ch in str(value))
+
+
+def _visible(ch: str) -> str:
+    """`ch`, or its escape when it is a control, format or line-separator character."""
+    if unicodedata.category(ch) not in {"Cc", "Cf", "Zl", "Zp"}:
+        return ch
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"

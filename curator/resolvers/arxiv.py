@@ -29,10 +29,12 @@ from curator.resolvers.arxiv_atom import (
     read_feed,
     rejected_ids,
 )
+from curator.resolvers.arxiv_pages import EMPTY_ONLY, EmptyPages, with_control
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.http import (
     TRANSIENT_ERRORS,
     Budget,
+    ConnectFailure,
     Pacer,
     RetryableError,
     call_with_retries,
@@ -109,11 +111,12 @@ class _Transport:
         try:
             with self.http.stream("GET", url, headers=headers, timeout=timeout) as response:
                 self.counter.add(SERVICE)
+                self.counter.heard(SERVICE)
                 counted = True
                 return response.status_code, response.headers, read_body(response, deadline)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             # Nothing reached arXiv, so nothing is counted.
-            raise RetryableError(f"cannot connect: {exc}") from None
+            raise ConnectFailure(f"cannot connect: {exc}") from None
         except TRANSIENT_ERRORS as exc:
             # A body that fails after its headers arrived was counted already.
             if not counted:
@@ -261,8 +264,13 @@ class ArxivResolver:
         """Work through the batches; after an outage the rest are Unverified, not asked."""
         out: dict[str, Outcome] = {}
         failure = ""
+        pages = EmptyPages()
         while batches:
+            self.counter.finished(SERVICE, len(out) - self.counter.done(SERVICE))
             batch = batches.popleft()
+            if not failure and pages.hopeless():
+                failure = EMPTY_ONLY
+                self.notes.append(f"{failure}; the papers not asked are unverified")
             if failure:
                 out.update({asked[b]: Unverified(asked[b], failure) for b in batch})
                 continue
@@ -281,6 +289,10 @@ class ArxivResolver:
                 self.notes.append(f"{reason} ({len(batch)} IDs in the batch)")
                 out.update({asked[b]: Unverified(asked[b], reason) for b in batch})
                 continue
+            if not transport.listed:
+                out.update(pages.empty(batch, batches, asked))
+                continue
+            pages.proven = True
             if partial:
                 self.notes.append(f"arXiv sent incomplete records for {len(partial)} IDs")
             out.update(self._record(batch, found, partial, asked))
@@ -295,7 +307,8 @@ class ArxivResolver:
         import arxiv
 
         def once() -> tuple[dict[str, dict[str, Any]], list[str]]:
-            search = arxiv.Search(id_list=batch, max_results=len(batch))
+            query = with_control(batch)
+            search = arxiv.Search(id_list=query, max_results=len(query))
             try:
                 results = list(client.results(search))
             except (ValueError, arxiv.ArxivError) as exc:

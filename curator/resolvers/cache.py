@@ -2,8 +2,8 @@
 
 Only answers a service really gave are stored: found, moved, and "not found" (fresh for a
 short TTL of its own). Errors and unverified results never are, so an outage cannot poison
-later runs. WAL journaling lets two runs share one file; a corrupt file is set aside and
-rebuilt with a warning.
+later runs. WAL journaling and a busy timeout let two runs share one file; only a file SQLite
+calls corrupt is set aside and rebuilt with a warning, and nothing else is ever moved.
 
 `Cache.split` is the one freshness rule of every resolver: an entry younger than the TTL
 (any age when offline) is a cache hit, an offline miss is Unverified, the rest is asked.
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from curator.errors import UsageError
 from curator.resolvers.interface import Counter, NotFound, Outcome, Unverified
 
 _SCHEMA = """
@@ -35,6 +36,17 @@ CREATE TABLE IF NOT EXISTS entries (
 # Times of the last request to a service, shared by every run using this cache file.
 _STAMPS = "CREATE TABLE IF NOT EXISTS stamps (name TEXT PRIMARY KEY, at REAL NOT NULL)"
 _VERSION = 1
+#: Seconds a run waits for another run's lock on the file (SQLite's busy timeout).
+BUSY_TIMEOUT = 30.0
+#: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
+_DAMAGED = frozenset({11, 26})
+
+
+def _corrupt(exc: sqlite3.DatabaseError) -> bool:
+    """True only when SQLite says the file itself is damaged (not locked, not unopenable)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _DAMAGED
+
 
 #: The reason of an offline subject the cache cannot answer (a resolver may word its own).
 OFFLINE_MISS = "offline: not in the cache"
@@ -104,16 +116,24 @@ class Cache:
             self._db = self._open(path)
 
     def _open(self, path: Path) -> sqlite3.Connection | None:
-        """Open (or create) the file; a corrupt one is moved aside and rebuilt."""
+        """Open (or create) the file. Only a file SQLite calls corrupt is moved aside (with
+        its journal files) and rebuilt; a lock or any other failure leaves every file as it
+        is and runs without the cache, and a folder in its place is a usage error."""
+        if path.is_dir():
+            raise UsageError(f"cache path {path} is a folder, not a file (CURATOR_CACHE)")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             return self._connect(path)
         except sqlite3.DatabaseError as exc:
-            self.warnings.append(f"cache {path} was unreadable ({exc}); rebuilt it")
+            if not _corrupt(exc):
+                self.warnings.append(f"cache disabled for this run: {path}: {exc}")
+                return None
+            self.warnings.append(f"cache {path} was corrupt ({exc}); set it aside and rebuilt it")
             try:
-                path.replace(path.with_name(path.name + ".corrupt"))
-                for suffix in ("-wal", "-shm"):
-                    Path(str(path) + suffix).unlink(missing_ok=True)
+                for suffix in ("", "-wal", "-shm"):
+                    old = Path(str(path) + suffix)
+                    if old.exists():
+                        old.replace(Path(str(path) + ".corrupt" + suffix))
                 return self._connect(path)
             except (OSError, sqlite3.DatabaseError) as again:
                 self.warnings.append(f"cache disabled: {again}")
@@ -124,17 +144,21 @@ class Cache:
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
-        db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute(_SCHEMA)
-        db.execute(_STAMPS)
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, _VERSION):
-            db.execute("DELETE FROM entries")
-        db.execute(f"PRAGMA user_version={_VERSION}")
-        db.execute("SELECT count(*) FROM entries").fetchone()
-        db.commit()
+        db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(_SCHEMA)
+            db.execute(_STAMPS)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, _VERSION):
+                db.execute("DELETE FROM entries")
+            db.execute(f"PRAGMA user_version={_VERSION}")
+            db.execute("SELECT count(*) FROM entries").fetchone()
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
         return db
 
     @property

@@ -110,7 +110,9 @@ class GithubResolver:
         """One aliased query per batch of up to BATCH_SIZE repositories."""
         out: dict[str, Outcome] = {}
         for start in range(0, len(subjects), BATCH_SIZE):
-            out.update(self._graphql_batch(subjects[start : start + BATCH_SIZE], http))
+            batch = subjects[start : start + BATCH_SIZE]
+            out.update(self._graphql_batch(batch, http))
+            self.counter.finished(CACHE_SERVICE, len(batch))
         self._store(out, etag="")
         return out
 
@@ -143,10 +145,14 @@ class GithubResolver:
             rest = RestClient(self.options, self.counter)
         except ValueError as exc:  # a GITHUB_API_URL that is not http(s)
             return {s: Unverified(s, str(exc)) for s in pending}
+        out: dict[str, Outcome] = {}
         try:
-            return {s: self._rest(s, cached.get(s), http, rest) for s in pending}
+            for subject in pending:
+                out[subject] = self._rest(subject, cached.get(subject), http, rest)
+                self.counter.finished(CACHE_SERVICE, 1)
         finally:
             rest.close()
+        return out
 
     def _rest(
         self, subject: str, item: CacheItem | None, http: GithubHttp, rest: RestClient

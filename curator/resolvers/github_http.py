@@ -138,7 +138,10 @@ class GithubHttp:
         if left <= 0:
             return self._give_up(f"GitHub time budget of {self.options.service_budget:g}s used")
         result = exchange(min(self.options.timeout, left))
-        return self._classify(result) if isinstance(result, Answer) else result
+        if not isinstance(result, Answer):
+            return result
+        self.counter.heard("github")
+        return self._classify(result)
 
     def _httpx_try(
         self,

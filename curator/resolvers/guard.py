@@ -35,6 +35,9 @@ METADATA_ADDRESSES = frozenset(
         "fd00:ec2::254",
         "fd00:ec2::23",
         "fd00:ec2::123",
+        # Azure's wireserver (platform address): public, yet it serves the host's agent and
+        # metadata to any VM, and GitHub-hosted runners are Azure VMs.
+        "168.63.129.16",
     )
 )
 METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog", "instance-data"})
@@ -258,13 +261,11 @@ def address_reason(
     addr = ip if not isinstance(ip, str) else _parse_ip(ip)
     if addr is None:
         return f"resolver returned {ip!r}, not an IP address"
-    if _in_allowed(addr, allowed_addresses):
-        return None
     reason = classify_address(addr)
     if reason is None:
         return None
-    # Metadata stays refused even when private hosts are allowed (see METADATA_ADDRESSES).
-    if allow_private and "metadata" not in reason:
+    # Metadata stays refused even when private hosts or this address are allowed.
+    if "metadata" not in reason and (allow_private or _in_allowed(addr, allowed_addresses)):
         return None
     return f"{reason} {addr}"
 

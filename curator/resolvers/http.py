@@ -40,6 +40,15 @@ class RetryableError(Exception):
         self.retry_after = retry_after
 
 
+class ConnectFailure(RetryableError):
+    """Nothing reached the server (DNS failure, refused connection): asked again only
+    CONNECT_ATTEMPTS times in all, so a machine without network gives up in seconds."""
+
+
+#: Tries (the first included) for a request that never reached its server.
+CONNECT_ATTEMPTS = 2
+
+
 class Budget:
     """A deadline for everything one service does in a run, so a run never hangs."""
 
@@ -160,6 +169,8 @@ def call_with_retries(
         hint = _retry_after(state)
         if hint is not None and hint > cap:
             return True
+        if _connect_failed(state) and state.attempt_number >= CONNECT_ATTEMPTS:
+            return True
         return state.attempt_number >= attempts or state.upcoming_sleep >= budget.remaining()
 
     retrying = tenacity.Retrying(
@@ -170,6 +181,11 @@ def call_with_retries(
         reraise=True,
     )
     return retrying(fn)
+
+
+def _connect_failed(state: tenacity.RetryCallState) -> bool:
+    """True when the last try never reached the server."""
+    return state.outcome is not None and isinstance(state.outcome.exception(), ConnectFailure)
 
 
 def _retry_after(state: tenacity.RetryCallState) -> float | None:

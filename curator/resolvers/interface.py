@@ -29,6 +29,9 @@ class NotFound:
     subject: str
     reason: str = ""
     meta: Mapping[str, Any] = field(default_factory=dict)
+    #: True when no server answered (DNS "no such host", a TLS failure): the subject is
+    #: missing only if the network demonstrably works in the same run (see resolvers/reach.py).
+    transport: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,11 +63,34 @@ Outcome = Found | NotFound | Moved | Unverified | Blocked
 
 
 class Counter:
-    """Thread-safe tally of requests really sent, per service, and cache hits."""
+    """Thread-safe tally of requests really sent, per service, and cache hits; also which
+    services (and web hosts) gave any HTTP answer in this run, and subjects finished."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._counts: dict[str, int] = {}
+        self._heard: set[str] = set()
+        self._done: dict[str, int] = {}
+
+    def heard(self, who: str) -> None:
+        """Note that `who` (a service, or `web:<host>`) sent an HTTP answer, whatever its status."""
+        with self._lock:
+            self._heard.add(who)
+
+    def heard_from(self) -> frozenset[str]:
+        """Everyone who answered in this run: proof that the network works."""
+        with self._lock:
+            return frozenset(self._heard)
+
+    def finished(self, service: str, n: int = 1) -> None:
+        """Count `n` subjects of `service` as settled (for the progress display)."""
+        with self._lock:
+            self._done[service] = self._done.get(service, 0) + n
+
+    def done(self, service: str) -> int:
+        """Subjects of `service` settled so far."""
+        with self._lock:
+            return self._done.get(service, 0)
 
     def add(self, name: str, n: int = 1) -> None:
         """Count `n` requests for `name` (a RequestCounts field name)."""

@@ -4,7 +4,9 @@ Each hop passes the SSRF guard twice: the URL text (`guard.check_url`), then eve
 its host resolves to. The host is resolved once and the request goes to that checked
 address (pinned), with the real Host header and TLS server name, so DNS rebinding cannot
 swap the target in between. Requests share a global limit, a per-host limit and per-host
-spacing, and the whole service a time budget. Found and Moved answers are cached.
+spacing; each request has one deadline for the whole exchange, and the whole service a time
+budget. Found and Moved answers are cached, a failure of DNS or TLS never. What the answers
+mean is decided in web_outcome.py.
 """
 
 from __future__ import annotations
@@ -12,11 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import ssl
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -37,16 +37,15 @@ from curator.resolvers.interface import (
     Outcome,
     Unverified,
 )
+from curator.resolvers.web_outcome import Answer, Failure, Hop, final_outcome, tls_failure
 
 #: (host, port) -> addresses, as socket.getaddrinfo would give; tests pass their own.
 Lookup = Callable[[str, int], list[str]]
 
 MAX_HOPS = 10
-PERMANENT = frozenset({301, 308})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 #: Answers to HEAD that often mean "this server does not do HEAD": ask again with GET.
 HEAD_REFUSED = frozenset({400, 403, 405, 406, 501})
-GONE = frozenset({404, 410})
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 # getaddrinfo errors that mean the name does not exist (others are temporary).
 _NO_SUCH_NAME = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
@@ -66,94 +65,6 @@ def system_lookup(host: str, port: int) -> list[str]:
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     addresses = dict.fromkeys(str(info[4][0]).split("%", 1)[0] for info in infos)
     return sorted(addresses, key=lambda a: ":" in a)
-
-
-@dataclass(frozen=True)
-class Hop:
-    """One response on the way: its status and the URL that gave it."""
-
-    status: int
-    url: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What one HTTP exchange said, body unread."""
-
-    status: int
-    location: str = ""
-    retry_after: str = ""
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A hop that got no usable answer: kind is blocked, broken or unverified."""
-
-    kind: str
-    reason: str
-
-    def outcome(self, subject: str, chain: Sequence[Hop], url: str) -> Outcome:
-        """The subject's outcome when this failure happened at `url` after `chain`."""
-        reason = self.reason if not chain else f"{self.reason} (after redirect to {url})"
-        if self.kind == "blocked":
-            return Blocked(subject, reason)
-        if self.kind == "broken":
-            return NotFound(subject, reason, _meta(chain, url) if chain else {})
-        return Unverified(subject, reason)
-
-
-def _meta(chain: Sequence[Hop], final_url: str) -> dict[str, Any]:
-    """JSON metadata of a checked link: last status, final URL and the hop chain."""
-    return {
-        "http_status": chain[-1].status if chain else 0,
-        "final_url": final_url,
-        "chain": [[hop.status, hop.url] for hop in chain],
-    }
-
-
-def final_outcome(
-    subject: str, chain: Sequence[Hop], rules: LinkRules, retry_after: str = ""
-) -> Outcome:
-    """The outcome of a subject whose last response (not a redirect) ends `chain`."""
-    status, url = chain[-1].status, chain[-1].url
-    meta = _meta(chain, url)
-    if 200 <= status < 400:
-        return _found_or_moved(subject, chain, meta)
-    if status in GONE:
-        return NotFound(subject, f"HTTP {status}", meta)
-    # The host that answered last is the likeliest wall; doi.org and the like forward to it.
-    hosts = [httpx.URL(hop.url).host for hop in reversed(chain)]
-    walled = next((host for host in hosts if rules.is_bot_walled(host)), "")
-    if walled:
-        return Unverified(subject, f"HTTP {status} behind the bot wall of {walled}")
-    if status == 429:
-        wait = f", Retry-After: {retry_after}" if retry_after else ""
-        return Unverified(subject, f"rate limited (HTTP 429{wait})")
-    if status >= 500 or status == 408 or status < 200:
-        return Unverified(subject, f"HTTP {status}")
-    return NotFound(subject, f"HTTP {status}", meta)
-
-
-def _found_or_moved(subject: str, chain: Sequence[Hop], meta: dict[str, Any]) -> Outcome:
-    """Moved to where the leading permanent redirects end; temporary ones stay Found."""
-    stop = 0
-    while stop < len(chain) - 1 and chain[stop].status in PERMANENT:
-        stop += 1
-    if stop == 0:
-        return Found(subject, meta)
-    return Moved(subject, chain[stop].url, meta)
-
-
-def _tls_failure(exc: BaseException) -> bool:
-    """True when a connection error came from TLS (bad certificate, handshake)."""
-    seen: BaseException | None = exc
-    for _ in range(8):
-        if seen is None:
-            return False
-        if isinstance(seen, ssl.SSLError) or "CERTIFICATE_VERIFY_FAILED" in str(seen):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 class WebResolver:
@@ -241,7 +152,8 @@ class WebResolver:
         return None
 
     def _store(self, outcomes: dict[str, Outcome]) -> None:
-        """Cache Found and Moved answers, NotFound briefly: errors must not outlive an outage."""
+        """Cache Found and Moved answers, a server's NotFound briefly, and never a failure
+        of the transport (DNS, TLS): errors must not outlive an outage."""
         rows: list[tuple[str, dict[str, Any], str]] = []
         private = self.options.allow_private_hosts
         for subject, outcome in outcomes.items():
@@ -250,7 +162,7 @@ class WebResolver:
             elif isinstance(outcome, Moved):
                 value = {"outcome": "moved", "new_url": outcome.new_url,
                          "meta": dict(outcome.meta), "private": private}  # fmt: skip
-            elif isinstance(outcome, NotFound):
+            elif isinstance(outcome, NotFound) and not outcome.transport:
                 value = {**not_found_value(outcome), "private": private}
             else:
                 continue
@@ -277,7 +189,7 @@ class WebResolver:
         limits = httpx.Limits(max_keepalive_connections=0)
         async with httpx.AsyncHTTPTransport(limits=limits, retries=0) as transport:
             run = _Run(self, transport, deadline)
-            tasks = {asyncio.create_task(run.check(s)): s for s in subjects}
+            tasks = {asyncio.create_task(run.counted(s)): s for s in subjects}
             done, pending = await asyncio.wait(tasks, timeout=max(0.0, run.remaining()))
             for task in pending:
                 task.cancel()
@@ -308,6 +220,13 @@ class _Run:
     def remaining(self) -> float:
         """Seconds left in the service budget."""
         return self.deadline - time.monotonic()
+
+    async def counted(self, subject: str) -> Outcome:
+        """`check`, ticking the subject off the progress display when it is settled."""
+        try:
+            return await self.check(subject)
+        finally:
+            self.owner.counter.finished(Service.WEB.value)
 
     async def check(self, subject: str) -> Outcome:
         """Follow `subject` hop by hop to its outcome, guarding every hop."""
@@ -351,11 +270,13 @@ class _Run:
             try:
                 return await self.head_then_get(target, host, address)
             except httpx.ConnectError as exc:
-                if _tls_failure(exc):
-                    return Failure("broken", f"TLS failure: {exc}")
+                if tls_failure(exc):
+                    return Failure("unreachable", f"TLS failure: {exc}")
                 last = str(exc) or type(exc).__name__
-            except httpx.TimeoutException:
-                return Failure("unverified", f"timeout after {self.options.timeout:g}s")
+            except (httpx.TimeoutException, TimeoutError):
+                return Failure(
+                    "unverified", f"timeout: no whole answer within {self.options.timeout:g}s"
+                )
             except httpx.HTTPError as exc:
                 return Failure("unverified", f"network error: {exc or type(exc).__name__}")
         return Failure("unverified", f"connection failed: {last}")
@@ -379,10 +300,12 @@ class _Run:
                 return found
             addresses = found
         rules = self.owner.rules
-        if host.removesuffix(".") in rules.allowed_hosts:
-            return addresses
+        # An allowed host may resolve to private addresses, never to a metadata service.
+        open_host = (
+            host.removesuffix(".") in rules.allowed_hosts or self.options.allow_private_hosts
+        )
         for address in addresses:
-            why = address_reason(address, self.options.allow_private_hosts, rules.allowed_addresses)
+            why = address_reason(address, open_host, rules.allowed_addresses)
             if why:
                 return Failure("blocked", f"{host} resolves to a refused address: {why}")
         return addresses
@@ -394,7 +317,7 @@ class _Run:
                 found = await asyncio.to_thread(self.owner.lookup, host, port)
         except socket.gaierror as exc:
             if exc.errno in _NO_SUCH_NAME:
-                return Failure("broken", f"DNS: no such host {host}")
+                return Failure("unreachable", f"DNS: no such host {host}")
             return Failure("unverified", f"DNS lookup of {host} failed: {exc.strerror or exc}")
         except TimeoutError:
             return Failure("unverified", f"DNS lookup of {host} timed out")
@@ -404,7 +327,7 @@ class _Run:
         except OSError as exc:
             return Failure("unverified", f"DNS lookup of {host} failed: {exc}")
         if not found:
-            return Failure("broken", f"DNS: no address for {host}")
+            return Failure("unreachable", f"DNS: no address for {host}")
         return list(found)
 
     async def head_then_get(self, target: httpx.URL, host: str, address: str) -> Answer:
@@ -415,13 +338,20 @@ class _Run:
         return answer
 
     async def send(self, method: str, target: httpx.URL, host: str, address: str) -> Answer:
-        """One request to the pinned address with the real Host header and TLS name."""
-        seconds = max(0.001, min(self.options.timeout, self.remaining()))
-        request = pinned_request(method, target, address, seconds)
+        """One request to the pinned address with the real Host header and TLS name.
+
+        httpx's timeout bounds each read; `asyncio.timeout` bounds the whole exchange
+        (connect, headers, closing), so a server dripping a byte a second cannot hold a
+        slot for longer than `timeout` and starve the other links.
+        """
         async with self.slot(host):
+            seconds = max(0.001, min(self.options.timeout, self.remaining()))
+            request = pinned_request(method, target, address, seconds)
             self.owner.counter.add("web")
-            response = await self.transport.handle_async_request(request)
-            await response.aclose()
+            async with asyncio.timeout(seconds):
+                response = await self.transport.handle_async_request(request)
+                self.owner.counter.heard(f"web:{host}")
+                await response.aclose()
         return Answer(
             response.status_code,
             response.headers.get("location", ""),

@@ -108,6 +108,17 @@ def _compose_python(text: str) -> yaml.Node | None:
         loader.dispose()
 
 
+def yaml_error(exc: yaml.YAMLError, text: str, file: str) -> InputError:
+    """One located line for a YAML error that has no mark: a refused character (the reader
+    knows only its position), or anything else."""
+    if isinstance(exc, yaml.reader.ReaderError):
+        line = text[: max(0, exc.position)].count("\n") + 1
+        what = f"character #x{exc.character:04x}" if isinstance(exc.character, int) else "byte"
+        return InputError(f"invalid YAML: {what} not allowed ({exc.reason})", file, line)
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return InputError(f"invalid YAML: {first}", file)
+
+
 def compose(text: str, file: str) -> yaml.Node | None:
     """The node tree of a one-document YAML text; InputError with file:line when malformed."""
     try:
@@ -118,7 +129,7 @@ def compose(text: str, file: str) -> yaml.Node | None:
         problem = exc.problem or exc.context or "invalid YAML"
         raise InputError(f"invalid YAML: {problem}", file, line) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"invalid YAML: {exc}", file) from None
+        raise yaml_error(exc, text, file) from None
     except RecursionError:
         raise InputError("invalid YAML: nested too deeply", file) from None
 

@@ -33,7 +33,7 @@ def test_keys_given_replace_defaults(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         "bot_walled: [Example.COM.]\n"
-        "allow: [127.0.0.1, intranet.test, 10.0.0.0/8]\n"
+        "allow: []\n"
         "ignore:\n"
         "  hosts: [skip.example]\n"
         "  prefixes: ['https://slow.example/api/']\n"
@@ -41,8 +41,7 @@ def test_keys_given_replace_defaults(tmp_path: Path) -> None:
     )
     rules = load_link_rules(path)
     assert rules.bot_walled == ("example.com",)
-    assert rules.allowed_addresses == ("127.0.0.1", "10.0.0.0/8")
-    assert rules.allowed_hosts == ("intranet.test",)
+    assert rules.allow == ()
     assert rules.protected == LinkRules().protected
     assert rules.ignores("https://www.skip.example/x")
     assert rules.ignores("https://slow.example/api/v1")

@@ -133,11 +133,15 @@ def error_feed(name: str, message: str) -> str:
     )
 
 
+#: A paper real arXiv has: curator asks it beside IDs that only got empty answers.
+CONTROL = Paper("1706.03762", "Attention Is All You Need", published="2017-06-12T17:57:34Z")
+
+
 @dataclass
 class ArxivDouble:
     """The fake service: `papers` by base ID, `rejected` IDs answered 400, queued faults."""
 
-    papers: dict[str, Paper] = field(default_factory=dict)
+    papers: dict[str, Paper] = field(default_factory=lambda: {CONTROL.id: CONTROL})
     rejected: set[str] = field(default_factory=set)
     faults: list[str] = field(default_factory=list)
     #: When set, every search is refused with HTTP 400 and this message in arXiv's Error feed.
@@ -152,7 +156,7 @@ class ArxivDouble:
 
     def fail(self, *kinds: str) -> None:
         """Queue faults for the next requests: `503`, `429`, `429:<retry-after>`,
-        `503:<retry-after>`, `rate-exceeded`, `blank`, `truncated`, `slow:<seconds>`,
+        `503:<retry-after>`, `rate-exceeded`, `blank`, `empty`, `truncated`, `slow:<seconds>`,
         `drip`, `stall`, `reset`, `html`."""
         with self._lock:
             self.faults.extend(kinds)
@@ -258,6 +262,9 @@ def _fault_reply(fault: str, real: Reply) -> Reply:
         return Reply(200, {"Content-Type": "text/plain"}, b"Rate exceeded.")
     if kind == "blank":
         return Reply(200, {"Content-Type": ATOM_TYPE}, b"")
+    if kind == "empty":
+        # arXiv under load: a well-formed feed announcing and listing no entry at all
+        return Reply(200, {"Content-Type": ATOM_TYPE}, feed_xml("id_list=", [], 100).encode())
     if kind == "truncated":
         return Reply(200, real.headers, real.body[: len(real.body) * 2 // 3])
     if kind == "html":

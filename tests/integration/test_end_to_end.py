@@ -155,7 +155,10 @@ def test_every_fault_yields_its_finding_and_nothing_else(
     assert later.requests.total == len(asked) == 2
     # arXiv and GitHub are asked from two threads at once: find the arXiv request by its query.
     (arxiv_asked,) = [r for r in asked if "id_list" in r.query]
-    assert arxiv_asked.query["id_list"] == [unknown_of(world).removeprefix("arxiv:")]
+    # A lone ID goes with a paper arXiv has, so the answer proves arXiv's index answered.
+    assert arxiv_asked.query["id_list"] == [
+        unknown_of(world).removeprefix("arxiv:") + ",1706.03762"
+    ]
     assert {(f.code, f.subject) for f in later.findings} == expected_codes
 
 

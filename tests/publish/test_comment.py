@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from curator.errors import UsageError
-from curator.publish.api import GitHubAPI, PublishError
+from curator.errors import InputError, UsageError
+from curator.publish.api import GitHubAPI
 from curator.publish.comment import find_pr, read_body, upsert_comment
 from curator.report import json as json_report
 from curator.report import markdown
@@ -118,8 +118,8 @@ def test_read_body_rejects_other_json(tmp_path: Path) -> None:
     """JSON that is not a schema-1 report is refused, not posted."""
     path = tmp_path / "x.json"
     path.write_text(json.dumps({"schema": 2}), encoding="utf-8")
-    with pytest.raises(PublishError):
+    with pytest.raises(InputError):
         read_body(path, CTX)
     path.write_text(json.dumps({"schema": 1, "findings": [{"code": "x"}]}), encoding="utf-8")
-    with pytest.raises(PublishError, match="malformed"):
+    with pytest.raises(InputError, match="malformed"):
         read_body(path, CTX)

@@ -14,15 +14,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.reliability.threat_model import THREAT_MODEL
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "reliability.md"
 #: Modules that declare `CASES = {case: category}`; their tests record every one of them.
-MODULES = ("test_faults", "test_hostile", "test_properties", "test_state", "test_tokens")
+MODULES = (
+    "test_faults", "test_hostile", "test_properties", "test_state", "test_tokens",
+    "test_no_network", "test_trust",
+)  # fmt: skip
 CATEGORY_TITLES = {
     "fault": "Faults injected (survived: exit 0, right findings, clean cache, in budget)",
     "hostile": "Hostile inputs (refused or rendered inert, no traceback)",
     "property": "Property tests (hypothesis)",
     "state": "Concurrency and state",
     "token": "Token hygiene",
+    "attack": "Attacks of issue 12 (no network, hostile pull request)",
 }
 _ROW = re.compile(r"^\| (?P<category>[a-z]+) \| `(?P<case>[^`]+)` \|")
 
@@ -109,7 +115,7 @@ def render(rows: Iterable[Row], seconds: float) -> str:
         lines += ["| category | case | outcome | figures |", "| --- | --- | --- | --- |"]
         lines += [f"| {r.category} | `{r.case}` | {r.outcome} | {_figures(r)} |" for r in chosen]
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n" + THREAT_MODEL
 
 
 def _figures(row: Row) -> str:

@@ -328,6 +328,7 @@ def test_hostile_url_is_refused_without_a_request(
 
 def test_redirect_from_allowed_host_to_refused_one_is_not_followed(
     root: Path,
+    monkeypatch: pytest.MonkeyPatch,
     counter: LoopbackServer,
     lookups: list[str],
     capsys: pytest.CaptureFixture[str],
@@ -336,8 +337,7 @@ def test_redirect_from_allowed_host_to_refused_one_is_not_followed(
     refused = f"{counter.url}/landing"
     with LoopbackServer("127.0.0.2") as allowed:
         allowed.route("*", "/go", lambda req: Reply(301, {"Location": refused}))
-        (root / "rules").mkdir()
-        (root / "rules" / "links.yaml").write_text('allow: ["127.0.0.2"]\n', "utf-8")
+        monkeypatch.setenv("CURATOR_GUARD_ALLOW", "127.0.0.2")
         entry = ENTRY.format(title="A paper", url=f"{allowed.url}/go")
         (root / "data" / "papers.yaml").write_text("section: Links\npapers:\n" + entry, "utf-8")
         run = run_cli(

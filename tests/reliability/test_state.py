@@ -18,10 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from curator.report import json as json_report
 from tests.doubles.github_issues import FakeGitHub
 from tests.doubles.server import LoopbackServer, Reply, Request
 from tests.reliability.conftest import Record
 from tests.reliability.world import P1, P2, R1, R2, Stage, expected_findings, run_cli
+from tests.report.sample import realistic_report
 
 CASES = {
     "two-runs-share-one-cache-at-once": "state",
@@ -134,8 +136,9 @@ def _comment_env(monkeypatch: pytest.MonkeyPatch, fake: FakeGitHub, tmp_path: Pa
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_comment_token_value")
     monkeypatch.setenv("GITHUB_API_URL", fake.api)
     monkeypatch.chdir(tmp_path)
-    body = tmp_path / "body.md"
-    body.write_text(f"{MARKER}\n### curator report\n\nAll clear.\n", "utf-8")
+    # The comment job posts only a curator JSON report it renders itself.
+    body = tmp_path / "report.json"
+    body.write_text(json_report.render(realistic_report()), "utf-8")
     return ["comment", "--repo", REPO, "--pr", "7", "--body-file", str(body)]
 
 

@@ -28,7 +28,7 @@ CASES = {
 
 @pytest.fixture
 def web() -> LoopbackServer:
-    """A separate loopback server for web links (allowed by rules/links.yaml)."""
+    """A separate loopback server for web links (allowed by CURATOR_GUARD_ALLOW)."""
     with LoopbackServer() as server:
         yield server
 
@@ -43,8 +43,7 @@ def _stage(
     site = WebDouble(web)
     site.page("/paper")
     stage = Stage(tmp_path, loopback, monkeypatch, capsys, settings={"skip": ["scope"]}).build()
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "rules" / "links.yaml").write_text('allow: ["127.0.0.1"]\n', "utf-8")
+    monkeypatch.setenv("CURATOR_GUARD_ALLOW", "127.0.0.1")
     link = f'section: Venue\npapers:\n  - title: "A venue paper"\n    url: "{site.url("/paper")}"\n'
     (tmp_path / "data" / "links.yaml").write_text(link + '    date: "2024-01-01"\n', "utf-8")
     return stage

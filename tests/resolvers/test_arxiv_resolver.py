@@ -166,7 +166,7 @@ def test_every_subject_gets_an_outcome_even_two_spellings_of_one_id(env: Env) ->
     assert set(out) == {"arxiv:2301.00001", "arxiv:2301.00001v1"}
     assert out["arxiv:2301.00001v1"].subject == "arxiv:2301.00001v1"
     assert isinstance(out["arxiv:2301.00001v1"], Found)
-    assert env.double.asked_ids() == [["2301.00001"]]
+    assert env.double.asked_ids() == [["2301.00001", "1706.03762"]]  # a lone ID: with proof
 
 
 def test_other_subjects_are_not_asked(env: Env) -> None:
@@ -433,10 +433,16 @@ def test_recording_title_zero(loopback: LoopbackServer, tmp_path: Path) -> None:
     assert out["arxiv:2104.12255"].meta["title"] == "0"  # type: ignore[union-attr]
 
 
-def test_recording_empty_feed_is_not_found(loopback: LoopbackServer, tmp_path: Path) -> None:
-    out = recorded(loopback, tmp_path, "id_list_nonexistent_0000.0000_empty_feed.xml",
-                   ["arxiv:2301.00001"])  # fmt: skip
-    assert isinstance(out["arxiv:2301.00001"], NotFound)
+def test_recording_empty_feed_alone_is_no_proof(loopback: LoopbackServer, tmp_path: Path) -> None:
+    # The same empty feed for every question, the known paper beside it too: arXiv's index
+    # is not shown to answer, so the ID is unverified (not cached), never "not found".
+    count = serve(loopback, "id_list_nonexistent_0000.0000_empty_feed.xml")
+    options = replace(Options(), arxiv_api_url=loopback.url + "/api/query", arxiv_delay=0.0)
+    cache = Cache(tmp_path / "c.sqlite")
+    out = ArxivResolver(options, cache, Counter()).resolve(["arxiv:2301.00001"])
+    assert isinstance(out["arxiv:2301.00001"], Unverified)
+    assert count() == 2  # asked twice, each time beside a paper arXiv has
+    assert cache.get("arxiv", "arxiv:2301.00001") is None
 
 
 def test_recording_multi_entry_with_doi(loopback: LoopbackServer, tmp_path: Path) -> None:

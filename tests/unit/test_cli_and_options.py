@@ -152,7 +152,7 @@ def test_json_report_shape(
         (["import", "x.txt", "--out", "x.txt"], "x.txt: File exists"),
         (
             ["comment", "--repo", "o/r", "--pr", "1", "--body-file", "gone.json"],
-            "gone.json: No such file or directory",
+            "gone.json: no such file or folder",
         ),
         (["comment", "--repo", "o/r", "--pr", "1", "--body-file", "bad.json"], "not UTF-8"),
     ],

@@ -1,0 +1,196 @@
+"""Reading a saved JSON report back (`curator comment`, `curator report`) as untrusted input.
+
+The comment job takes the report from a pull request's artifact, which a fork controls. So
+only a valid curator report (schema 1, checked against a JSON Schema) is accepted, and the
+JSON itself is read strictly: no NaN or Infinity, no number too large for a float, no
+nesting deeper than a report has. Anything else is one InputError line (exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from curator.errors import InputError
+from curator.model import (
+    Entry,
+    EntryResult,
+    Finding,
+    Kind,
+    Report,
+    RequestCounts,
+    Severity,
+    Source,
+    Verdict,
+)
+from curator.sources.text import read_text
+
+_SOURCE = {
+    "type": "object",
+    "required": ["file", "line"],
+    "properties": {"file": {"type": "string"}, "line": {"type": "integer", "minimum": 0}},
+}
+_TEXT = {"type": "string"}
+#: What `--format json` writes (curator/report/json.py), as far as a renderer reads it.
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["schema", "summary", "entries", "findings", "requests"],
+    "properties": {
+        "schema": {"const": 1},
+        "summary": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "entries": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["subject", "kind", "source"],
+                "properties": {
+                    "subject": _TEXT,
+                    "kind": {"enum": [k.value for k in Kind]},
+                    "title": _TEXT,
+                    "date": _TEXT,
+                    "source": _SOURCE,
+                    "metadata": {"type": "object"},
+                    "verdict": {"enum": [*(v.value for v in Verdict), None]},
+                    "scope": {"type": "object"},
+                },
+            },
+        },
+        "findings": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["code", "severity", "subject", "source", "message"],
+                "properties": {
+                    "code": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,63}$"},
+                    "severity": {"enum": [s.value for s in Severity]},
+                    "subject": _TEXT,
+                    "source": _SOURCE,
+                    "message": _TEXT,
+                    "evidence": _TEXT,
+                    "suggestion": _TEXT,
+                },
+            },
+        },
+        "requests": {
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 0},
+        },
+        "notes": {"type": "array", "items": _TEXT},
+        "elapsed_seconds": {"type": "number", "minimum": 0},
+    },
+}
+#: Deeper than any report (metadata of a scope decision nests a few levels).
+MAX_DEPTH = 32
+
+
+def read_report(path: str | Path) -> Report:
+    """The Report saved at `path`; InputError (one line) for anything but a valid report."""
+    name = str(path)
+    data = parse(read_text(Path(path), name), name)
+    return load_report(data, name)
+
+
+def parse(text: str, name: str) -> dict[str, Any]:
+    """Strict JSON: finite numbers only, bounded nesting, an object at the top."""
+    if _depth(text) > MAX_DEPTH:
+        raise InputError(f"not a curator JSON report: nested deeper than {MAX_DEPTH}", name)
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"not a curator JSON report: {_first_line(exc)}", name) from None
+    if not isinstance(data, dict):
+        raise InputError("not a curator JSON report: the top is not an object", name)
+    return data
+
+
+def load_report(data: Mapping[str, Any], name: str = "report") -> Report:
+    """A Report from CONTRACT.md's JSON report, checked against SCHEMA first."""
+    try:
+        jsonschema.validate(data, SCHEMA)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "top"
+        reason = f"not a curator JSON report (malformed at {where}: {exc.message})"
+        raise InputError(reason[:300], name) from None
+    counts = {k: v for k, v in data["requests"].items() if k in RequestCounts.__dataclass_fields__}
+    return Report(
+        tuple(_entry(e) for e in data["entries"]),
+        tuple(_finding(f) for f in data["findings"]),
+        RequestCounts(**counts),
+        tuple(data.get("notes") or ()),
+        float(data.get("elapsed_seconds") or 0.0),
+    )
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (so json never recurses that far)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str) -> float:
+    """NaN and Infinity are not JSON: refused."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number as a float, refused when it overflows (1e400 is not a real elapsed time)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:20]} is out of range")
+    return value
+
+
+def _first_line(exc: BaseException) -> str:
+    """A short reason for a parse failure."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+
+
+def _source(raw: Mapping[str, Any]) -> Source:
+    return Source(raw["file"], raw["line"])
+
+
+def _entry(raw: Mapping[str, Any]) -> EntryResult:
+    entry = Entry(
+        raw["subject"],
+        Kind(raw["kind"]),
+        _source(raw["source"]),
+        title=raw.get("title") or "",
+        date=raw.get("date") or "",
+    )
+    verdict = Verdict(raw["verdict"]) if raw.get("verdict") else None
+    return EntryResult(entry, raw.get("metadata") or {}, verdict, raw.get("scope") or {})
+
+
+def _finding(raw: Mapping[str, Any]) -> Finding:
+    return Finding(
+        raw["code"],
+        Severity(raw["severity"]),
+        raw["subject"],
+        _source(raw["source"]),
+        raw["message"],
+        raw.get("evidence") or "",
+        raw.get("suggestion") or "",
+    )
