@@ -149,6 +149,8 @@ def clean(text: str) -> str:
 
 def bare_links(text: str, line: int) -> list[Anchor]:
     """Bare http(s) URLs and plain-text `arXiv:ID`s in one text run, in order."""
+    if ":" not in text:
+        return []  # both need a colon: most runs of a list are plain words
     found: list[tuple[int, Anchor]] = []
     for m in _BARE_URL.finditer(text):
         url = m.group(0).rstrip(_TRAILING)

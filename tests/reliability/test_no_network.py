@@ -299,6 +299,8 @@ def test_explain_says_when_arxiv_could_not_be_asked(
     (root / "rules").mkdir()
     scope = Path(__file__).parents[2] / "rules" / "scope.yaml"
     (root / "rules" / "scope.yaml").write_text(scope.read_text(encoding="utf-8"), encoding="utf-8")
+    scorer = scope.with_name("scope-scorer.json")  # the rules name their learned scorer
+    (root / "rules" / scorer.name).write_bytes(scorer.read_bytes())
     (root / "pyproject.toml").write_text(SETTINGS.replace('skip = ["scope"]', ""), encoding="utf-8")
     run = run_cli(["explain", "2305.10250"], capsys)
     assert run.status == 0
