@@ -27,16 +27,10 @@ from curator.normalize import (
     link_for,
     url_subject,
 )
-from curator.sources.doc_entries import (
-    Place,
-    anchors_of,
-    date_in,
-    is_date_text,
-    make_entries,
-    role_of,
-)
+from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
 from curator.sources.doc_markdown import scan_markdown
+from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import Unit, UnitKind, clean
 from curator.sources.interface import Loaded
 from curator.sources.text import read_text

@@ -1,0 +1,213 @@
+"""What a unit's text says: its date, its title (or short name), venue and description.
+
+Pure helpers for `doc_entries`. Titles come, in order of trust, from a title column, the
+bold text, the paper link's own text, or the text before the first link; a link's few words
+("MemoryAgentBench") are a short name, not a title. Dates are read at the precision the list
+gives (`[2024/05]`, `2025-03-04`, `**[2026.05.27]**`).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import NamedTuple
+
+from curator.normalize import arxiv_id_in_url, github_repo
+from curator.sources.doc_units import Anchor, Cell, Unit, clean
+
+#: Header texts (lower-case) that name a column's role.
+TITLE_HEADERS = {"title", "paper", "papers", "paper title", "标题", "论文", "论文标题"}
+NAME_HEADERS = {
+    "name", "system", "project", "tool", "framework", "library", "model", "method",
+    "benchmark", "dataset", "名称", "项目名称", "项目", "框架", "工具",
+}  # fmt: skip
+TIME_HEADERS = {"time", "date", "since", "month", "published", "release", "时间", "日期"}
+CATEGORY_HEADERS = {"category", "type", "分类", "类型"}
+DESCRIPTION_HEADERS = {"description", "summary", "notes", "intro", "简介", "描述", "说明"}
+#: Words of a link text that is a label, not a title ("[paper]", "Code", "📝 Survey Paper").
+GENERIC = {
+    "paper", "papers", "pdf", "arxiv", "abs", "link", "links", "code", "codes", "github",
+    "repo", "repository", "project", "page", "homepage", "home", "website", "site", "web",
+    "demo", "video", "blog", "post", "dataset", "data", "slides", "poster", "bib", "bibtex",
+    "doi", "openreview", "html", "official", "survey", "here", "source", "docs",
+    "documentation", "hf", "huggingface", "model", "models", "weights", "checkpoint",
+    "leaderboard", "tweet", "twitter", "x", "zhihu", "the", "our", "full",
+    "中文", "论文", "代码", "项目", "主页", "链接", "知乎", "english", "version", "v1", "v2",
+    "acl", "anthology", "emnlp", "naacl", "icml", "iclr", "neurips", "nips", "aaai",
+    "ijcai", "cvpr", "iccv", "eccv", "kdd", "www", "sigir", "coling", "tacl", "cikm",
+}  # fmt: skip
+_DATE_START = re.compile(
+    r"^[\s\[(*_]*(\d{4})\s*[./\-年]\s*(\d{1,2})(?:\s*[./\-月]\s*(\d{1,2}))?\s*日?[\s\])*_:|,-]*"
+)
+_VENUE = re.compile(r"\(([^()]*\b(?:19|20)\d{2}\b[^()]*)\)")
+EDGES = " .,;:-–—|\"'“”‘’「」"  # punctuation around a title, not part of it
+_LABEL = re.compile(r"^\W*[\w .&/-]{0,20}:\s*$")  # "Paper:", "Codes:" before a link
+
+
+class DateText(NamedTuple):
+    """A date as written (`raw`) and as curator keeps it: `YYYY-MM` or `YYYY-MM-DD`."""
+
+    shown: str
+    raw: str
+    valid: bool
+
+
+def date_in(text: str) -> DateText | None:
+    """The date that opens `text` (`[2024/05]`, `2025-03-04`, `2026.05.27`), or None.
+
+    A month or day out of range is kept as written with `valid` False.
+    """
+    m = _DATE_START.match(text)
+    if m is None:
+        return None
+    year, month, day = m.group(1), int(m.group(2)), m.group(3)
+    raw = m.group(0).strip(" \t\n[]()*_:|,-")
+    shown = f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")
+    try:
+        date(int(year), month, int(day) if day else 1)
+    except ValueError:
+        return DateText(raw, raw, False)
+    return DateText(shown, raw, True)
+
+
+def is_date_text(text: str) -> bool:
+    """True when the whole text is a date (a date cell, a bold `[2026.05.27]`)."""
+    found = date_in(text)
+    return (
+        found is not None
+        and _DATE_START.match(text) is not None
+        and not clean(
+            text[_DATE_START.match(text).end() :]  # type: ignore[union-attr]
+        )
+    )
+
+
+def generic(text: str) -> bool:
+    """True for a link label that is not a name or title ("paper", "[Code]", "📝 PDF")."""
+    words = re.findall(r"\w+", text.lower())
+    return not words or (len(words) <= 4 and all(w in GENERIC or w.isdigit() for w in words))
+
+
+def column(unit: Unit, names: set[str]) -> int | None:
+    """Index of the first column whose header is one of `names` (case-insensitive)."""
+    for i, header in enumerate(unit.headers):
+        if clean(header).lower().strip(" *:") in names and i < len(unit.cells):
+            return i
+    return None
+
+
+def role_of(anchor: Anchor) -> str:
+    """A link's role in a paper entry: arXiv and labelled links `paper`, repositories `code`."""
+    if arxiv_id_in_url(anchor.url) is not None:
+        return "paper"
+    if github_repo(anchor.url) is not None:
+        return "code"
+    words = set(re.findall(r"\w+", anchor.text.lower()))
+    return "paper" if words & {"paper", "pdf", "论文"} else "website"
+
+
+def unit_date(unit: Unit) -> DateText | None:
+    """The unit's date: a date column, a date cell, or a date that opens its text."""
+    if unit.cells:
+        col = column(unit, TIME_HEADERS)
+        cells = [unit.cells[col]] if col is not None else unit.cells
+        for cell in cells:
+            if is_date_text(cell.text) or (col is not None and clean(cell.text)):
+                found = date_in(cell.text)
+                return found or DateText(clean(cell.text), clean(cell.text), False)
+        return None
+    first = unit.strong[0] if unit.strong and not clean(unit.lead.strip("[( ")) else ""
+    return date_in(unit.lead) or (date_in(first) if is_date_text(first) else None)
+
+
+def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:
+    """Possible titles in order of trust (see the module docstring)."""
+    found: list[str] = []
+    if unit.cells:
+        col = column(unit, TITLE_HEADERS | NAME_HEADERS)
+        if col is not None:
+            found.append(cell_title(unit.cells[col]))
+    bold = [s for s in unit.strong if not is_date_text(s) and not generic(s)]
+    if unit.cells:
+        bold = [s for c in unit.cells for s in c.strong if not is_date_text(s) and not generic(s)]
+    if bold and len(bold[0].split()) >= 4:
+        found.append(bold[0])
+    if main is not None and not main.image_only and not main.bare and not generic(main.text):
+        found.append(main.text)
+    found.extend(bold[:1])
+    found.append(lead_title(unit))
+    stripped = (clean(t).strip(EDGES) for t in found if t)
+    return [t for t in stripped if t]
+
+
+def is_name(title: str) -> bool:
+    """True for a short name rather than a title: three words or fewer and no colon."""
+    return ":" not in title and len(re.findall(r"\w+", title)) <= 3
+
+
+def is_short(unit: Unit, main: Anchor, title: str) -> bool:
+    """True when the title is a short name: a link's few words, or a Name column's value."""
+    if not is_name(title):
+        return False
+    if title == clean(main.text).strip(EDGES):
+        return True
+    return column(unit, NAME_HEADERS) is not None and column(unit, TITLE_HEADERS) is None
+
+
+def cell_title(cell: Cell) -> str:
+    """A title cell's title: its first named link, its bold text, or its text."""
+    for link in cell.links:
+        if not link.image_only and not link.bare and not generic(link.text):
+            return link.text
+    return cell.strong[0] if cell.strong else clean(cell.text)
+
+
+def lead_title(unit: Unit) -> str:
+    """The text before the first link, without a date or a label such as `Paper:`."""
+    text = unit.lead
+    found = _DATE_START.match(text)
+    if found:
+        text = text[found.end() :]
+    text = clean(text).strip(" [(|")
+    if not text or _LABEL.match(text) or generic(text):
+        return ""
+    return text
+
+
+def titled_link(unit: Unit, anchor: Anchor) -> bool:
+    """True when the link's whole text is the unit's bold title (a paper at a venue)."""
+    text = clean(anchor.text).strip(EDGES)
+    if github_repo(anchor.url) is not None or len(text.split()) < 4:
+        return False
+    return any(clean(s).strip(EDGES) == text for s in unit.strong)
+
+
+def mention(unit: Unit) -> bool:
+    """True when a paper link stands inside a sentence (news, prose), not as a listed entry:
+    two or more words before it that are neither a date nor a label such as `Paper:`."""
+    if unit.cells or unit.strong:
+        return False
+    return len(re.findall(r"\w+", lead_title(unit))) >= 2 or bool(
+        re.search(r"\w", unit.lead) and not _DATE_START.match(unit.lead) and lead_title(unit)
+    )
+
+
+def venue_of(unit: Unit, index: int) -> str:
+    """A venue written after the paper link `(ICML 2024)` or in the authors' italics."""
+    after = unit.after[index] if index < len(unit.after) else ""
+    m = _VENUE.search(after.split("\n")[0])
+    if m:
+        return clean(m.group(1))
+    for run in unit.emphasis:
+        if "et al" in run:
+            tail = clean(run.split("et al", 1)[1]).strip(" .,")
+            if tail:
+                return tail
+    return ""
+
+
+def description_of(unit: Unit, index: int) -> str:
+    """The text after a link that opens with ` - ` (or `: `), as a description."""
+    after = unit.after[index] if index < len(unit.after) else ""
+    m = re.match(r"^\s*[-–—:]\s+(.+)", after.split("\n")[0])
+    return clean(m.group(1)) if m else ""
