@@ -33,6 +33,8 @@ from curator.sources.doc_text import (
     TITLE_HEADERS,
     DateText,
     column,
+    context_title,
+    date_in,
     description_of,
     generic,
     is_date_text,
@@ -178,6 +180,8 @@ def paper_made(unit: Unit, anchors: list[Anchor], place: Place) -> Made | None:
     if code:
         fields["code"] = code
     when = unit_date(unit)
+    if titles[0] == context_title(unit):  # title and date stand on the enclosing bullet
+        when = date_in(unit.context)
     entry = Entry(
         subject=links[0].subject, kind=Kind.PAPER, source=Source(place.file, unit.line),
         title=titles[0], date=when[0] if when else "", section=place.section,

@@ -194,6 +194,15 @@ class _State:
     in_head: bool = False
     headers: list[str] = field(default_factory=list)
     row: Unit | None = None
+    items: list[Unit | None] = field(default_factory=list)  # the open list items' own units
+
+    def context(self) -> str:
+        """The title an enclosing list item states when it holds no link itself
+        (`- **Title**` with the paper's links in a nested bullet)."""
+        for unit in reversed(self.items[:-1]):
+            if unit is not None:
+                return "" if unit.links else clean(unit.strong[0] if unit.strong else unit.text)
+        return ""
 
 
 def _as_written(url: str) -> str:
@@ -229,6 +238,9 @@ def scan_markdown(text: str) -> MdScan:
             scan.units.extend(u for u in heading if u.links)
         elif kind == "list_item_open":
             state.item_head = True
+            state.items.append(None)
+        elif kind == "list_item_close":
+            state.items.pop()
         elif kind == "blockquote_open":
             state.quote += 1
         elif kind == "blockquote_close":
@@ -270,6 +282,9 @@ def _inline(tok: Token, before: Token, state: _State, scan: MdScan) -> None:
     kind = UnitKind.QUOTE if state.quote else (UnitKind.ITEM if head else UnitKind.LINE)
     lines = read_inline(tok, kind)
     if kind is UnitKind.ITEM:
-        scan.units.append(one_unit(lines))
+        unit = one_unit(lines)
+        unit.context = state.context()
+        state.items[-1] = unit
+        scan.units.append(unit)
     else:
         scan.units.extend(group_lines(lines))

@@ -136,6 +136,7 @@ def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:
         found.append(main.text)
     found.extend(bold[:1])
     found.append(lead_title(unit))
+    found.append(context_title(unit))
     stripped = (clean(t).strip(EDGES) for t in found if t)
     return [t for t in stripped if t]
 
@@ -152,6 +153,14 @@ def is_short(unit: Unit, main: Anchor, title: str) -> bool:
     if title == clean(main.text).strip(EDGES):
         return True
     return column(unit, NAME_HEADERS) is not None and column(unit, TITLE_HEADERS) is None
+
+
+def context_title(unit: Unit) -> str:
+    """The enclosing bullet's text, without its date, when it reads as a title (a category
+    reads as a few words, so it is never taken for one)."""
+    found = _DATE_START.match(unit.context)
+    text = clean(unit.context[found.end() :] if found else unit.context).strip(EDGES)
+    return text if len(text.split()) >= 4 else ""
 
 
 def cell_title(cell: Cell) -> str:

@@ -76,6 +76,7 @@ class Unit:
     cells: list[Cell] = field(default_factory=list)
     headers: list[str] = field(default_factory=list)
     summary: str = ""
+    context: str = ""  # the text of the enclosing list item when that item has no link
     opened: bool = True  # an HTML row whose `<tr>` was missing
     html: bool = False  # read from inline HTML (the two-row paper layout lives there)
 
