@@ -28,13 +28,11 @@ def add_import(sub: Any) -> None:
 def run_import(args: argparse.Namespace) -> int:
     """Write the catalogue; list what could not be read completely; never drop an entry."""
     from curator.report.sanitize import terminal
-    from curator.tools.import_ import import_document, warning
+    from curator.tools.import_ import import_document
 
     result = import_document(args.document, args.out, zh=args.zh)
-    for line in result.warnings:
+    for line in result.warnings:  # one line per finding of the document
         print(f"warning: {terminal(line)}", file=sys.stderr)
-    for finding in result.findings:
-        print(f"warning: {terminal(warning(finding))}", file=sys.stderr)
     print(
         f"imported {result.papers} papers and {result.projects} projects "
         f"into {len(result.files)} files under {args.out}"

@@ -168,7 +168,7 @@ class EntryResult:
     scope: Mapping[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON shape of CONTRACT.md (plus `title`, `date` and `scope` detail)."""
+        """The JSON shape of CONTRACT.md (plus `title`, `date`, `links` and `scope` detail)."""
         out: dict[str, Any] = {
             "subject": self.entry.subject,
             "kind": self.entry.kind.value,
@@ -177,6 +177,10 @@ class EntryResult:
             "source": self.entry.source.as_dict(),
             "metadata": dict(self.metadata),
             "verdict": self.verdict.value if self.verdict else None,
+            # What will be checked for this entry: its paper, code, repository and sites.
+            "links": [
+                {"role": lk.role, "url": lk.url, "subject": lk.subject} for lk in self.entry.links
+            ],
         }
         if self.scope:
             out["scope"] = dict(self.scope)

@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from curator.checks.interface import CheckContext
+from curator.checks.titles import compact
 from curator.model import Entry, Finding, Kind
 
 
@@ -41,10 +42,18 @@ def _repeat(
     """The finding for one repeated place."""
     where = f"first at {first.source} ({first.title!r})"
     if same_section:
+        # Two titles on one ID are more likely a wrong ID than the same paper twice.
+        one_paper = not (entry.title and first.title) or compact(entry.title) == compact(
+            first.title
+        )
+        advice = (
+            "keep one entry and delete the others"
+            if one_paper
+            else f"two titles share {subject}: check which one it belongs to and correct the other"
+        )
         return ctx.finding(
             "entry-duplicate", subject, entry.source,
-            f"{subject} is listed {count} times", evidence=where,
-            suggestion="keep one entry and delete the others",
+            f"{subject} is listed {count} times", evidence=where, suggestion=advice,
         )  # fmt: skip
     return ctx.finding(
         "entry-cross-listed", subject, entry.source,

@@ -94,8 +94,10 @@ def _date(
     first, last = period
     # A month (or year) is compared at its own precision: the paper may be listed in the
     # month after its submission, never in a month before it (an ID's yymm is that month).
+    # A year alone is often the venue's: it may follow the submission year by one.
     late = tolerance if first == last else timedelta(0)
-    if first - tolerance <= v1 <= last + late:
+    early = timedelta(days=366) if _precision(entry.date) == "YYYY" else tolerance
+    if first - early <= v1 <= last + late:
         return []
     shown = v1.isoformat()[: len(_precision(entry.date))]
     message = f"the date {entry.date} is not the v1 submission date of {label} ({v1.isoformat()})"

@@ -57,6 +57,7 @@ SCHEMA: dict[str, Any] = {
                     "metadata": {"type": "object"},
                     "verdict": {"enum": [*(v.value for v in Verdict), None]},
                     "scope": {"type": "object"},
+                    "links": {"type": "array", "items": {"type": "object"}},
                 },
             },
         },

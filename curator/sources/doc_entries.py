@@ -157,12 +157,14 @@ def paper_made(unit: Unit, anchors: list[Anchor], place: Place) -> Made | None:
     labelled = main is None
     if main is None:
         main = next((a for a in anchors if role_of(a) == "paper" and generic(a.text)), None)
+    if main is None:  # `| Title [[Link](venue)] |`: a bare label in the title column
+        main = title_column_link(unit, anchors)
     if main is None:  # `[**Title**](venue)`: the bold title is the paper's link
         main = next((a for a in anchors if titled_link(unit, a)), None)
     if main is None:
         return None
     titles = title_candidates(unit, main)
-    if not titles or (labelled and not (unit.strong or lead_title(unit))):
+    if not titles or (labelled and not (unit.cells or unit.strong or lead_title(unit))):
         return None
     if main.bare and not (unit.strong or unit.cells):
         return Made([link_entry(unit, anchors, place)])  # an ID cited in a sentence
@@ -186,9 +188,20 @@ def paper_made(unit: Unit, anchors: list[Anchor], place: Place) -> Made | None:
         subject=links[0].subject, kind=Kind.PAPER, source=Source(place.file, unit.line),
         title=titles[0], date=when[0] if when else "", section=place.section,
         links=tuple(links), summary=unit.summary or description_of(unit, index), fields=fields,
-        short_title=is_short(unit, main, titles[0]),
+        short_title=is_short(unit, titles[0]),
     )  # fmt: skip
     return Made([entry], bad_dates=_bad(entry, when))
+
+
+def title_column_link(unit: Unit, anchors: list[Anchor]) -> Anchor | None:
+    """A labelled link (`[Link]`, `[PDF]`) in a Title/Paper column: the paper's own link."""
+    col = column(unit, TITLE_HEADERS)
+    if col is None:
+        return None
+    cell = unit.cells[col].links
+    return next(
+        (a for a in anchors if a in cell and generic(a.text) and github_repo(a.url) is None), None
+    )
 
 
 def projects_made(unit: Unit, anchors: list[Anchor], repos: list[Anchor], place: Place) -> Made:
@@ -200,7 +213,7 @@ def projects_made(unit: Unit, anchors: list[Anchor], repos: list[Anchor], place:
         extra["since"] = when[0]
     others = [a for a in anchors if a not in repos] if len(repos) == 1 else []
     for repo in repos:
-        title = project_title(unit, repo, single=len(repos) == 1)
+        title = project_title(unit, repo, single=len(repos) == 1).strip(EDGES)
         links = [link_for("repo", repo.url)] + [link_for("website", a.url) for a in others]
         fields = {"repo": repo.url, **extra}
         if others:
@@ -265,8 +278,10 @@ def link_entry(unit: Unit, anchors: list[Anchor], place: Place) -> Entry:
         (a.text for a in anchors if not a.bare and not generic(a.text) and "://" not in a.text),
         "",
     )
+    # A Markdown row is one line (markdown-it numbers its cells' lines from the next one).
+    line = unit.line if unit.cells and not unit.html else anchors[0].line
     return Entry(
-        subject=links[0].subject, kind=Kind.LINK, source=Source(place.file, anchors[0].line),
+        subject=links[0].subject, kind=Kind.LINK, source=Source(place.file, line),
         title=named, section=place.section, links=tuple(links),
     )  # fmt: skip
 

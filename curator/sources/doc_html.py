@@ -73,6 +73,7 @@ class _OpenCell:
 
     cell: Cell
     parts: list[str] = field(default_factory=list)
+    lead: list[str] = field(default_factory=list)  # before the first link
 
 
 class RowReader:
@@ -163,6 +164,8 @@ class RowReader:
             self._link.parts.append(data)
         if self._cell is not None:
             self._cell.parts.append(data)
+            if self._link is None and not self._cell.cell.links:
+                self._cell.lead.append(data)
             if self._link is None:
                 self._cell.cell.links.extend(bare_links(data, line))
         elif self._boxes:
@@ -219,6 +222,7 @@ class RowReader:
             self._end_run()
         if self._cell is not None:
             self._cell.cell.text = "".join(self._cell.parts)
+            self._cell.cell.lead = "".join(self._cell.lead)
         self._cell = None
         self._strong = 0
 

@@ -173,8 +173,11 @@ def group_lines(lines: list[LineBuilder]) -> list[Unit]:
 
 def as_cell(lines: list[LineBuilder]) -> Cell:
     """A table cell from its inline lines (a `<br>` inside a cell does not split it)."""
-    unit = one_unit(lines)
-    return Cell(text=unit.text, strong=unit.strong, links=unit.links)
+    first = lines[0]
+    for line in lines[1:]:
+        first.absorb(line)
+    unit = first.build()
+    return Cell(text=unit.text, lead="".join(first.pre_parts), strong=unit.strong, links=unit.links)
 
 
 def one_unit(lines: list[LineBuilder]) -> Unit:

@@ -21,7 +21,9 @@ NAME_HEADERS = {
     "name", "system", "project", "tool", "framework", "library", "model", "method",
     "benchmark", "dataset", "名称", "项目名称", "项目", "框架", "工具",
 }  # fmt: skip
-TIME_HEADERS = {"time", "date", "since", "month", "published", "release", "时间", "日期"}
+TIME_HEADERS = {
+    "time", "date", "since", "month", "year", "published", "release", "时间", "日期", "年份",
+}  # fmt: skip
 CATEGORY_HEADERS = {"category", "type", "分类", "类型"}
 DESCRIPTION_HEADERS = {"description", "summary", "notes", "intro", "简介", "描述", "说明"}
 #: Words of a link text that is a label, not a title ("[paper]", "Code", "📝 Survey Paper").
@@ -39,6 +41,9 @@ GENERIC = {
 _DATE_START = re.compile(
     r"^[\s\[(*_]*(\d{4})\s*[./\-年]\s*(\d{1,2})(?:\s*[./\-月]\s*(\d{1,2}))?\s*日?[\s\])*_:|,-]*"
 )
+# A year alone: a whole date cell (`2016`), or bracketed at the start of a line (`[2016]`).
+_YEAR_CELL = re.compile(r"^[\s*_]*((?:19|20)\d{2})[\s*_.]*$")
+_YEAR_START = re.compile(r"^[\s*_]*[\[(]\s*((?:19|20)\d{2})\s*[\])][\s*_:|,-]*")
 _VENUE = re.compile(r"\(([^()]*\b(?:19|20)\d{2}\b[^()]*)\)")
 EDGES = " .,;:-–—|\"'“”‘’「」"  # punctuation around a title, not part of it
 _LABEL = re.compile(r"^\W*[\w .&/-]{0,20}:\s*$")  # "Paper:", "Codes:" before a link
@@ -53,13 +58,14 @@ class DateText(NamedTuple):
 
 
 def date_in(text: str) -> DateText | None:
-    """The date that opens `text` (`[2024/05]`, `2025-03-04`, `2026.05.27`), or None.
+    """The date that opens `text` (`[2024/05]`, `2025-03-04`, `2026.05.27`, `[2016]`), or None.
 
     A month or day out of range is kept as written with `valid` False.
     """
     m = _DATE_START.match(text)
     if m is None:
-        return None
+        alone = _YEAR_START.match(text) or _YEAR_CELL.match(text)
+        return DateText(alone.group(1), alone.group(1), True) if alone else None
     year, month, day = m.group(1), int(m.group(2)), m.group(3)
     raw = m.group(0).strip(" \t\n[]()*_:|,-")
     shown = f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")
@@ -70,16 +76,21 @@ def date_in(text: str) -> DateText | None:
     return DateText(shown, raw, True)
 
 
+def date_end(text: str) -> int:
+    """Where the date that opens `text` ends (0 when none opens it)."""
+    m = _DATE_START.match(text) or _YEAR_START.match(text) or _YEAR_CELL.match(text)
+    return m.end() if m else 0
+
+
 def is_date_text(text: str) -> bool:
     """True when the whole text is a date (a date cell, a bold `[2026.05.27]`)."""
-    found = date_in(text)
-    return (
-        found is not None
-        and _DATE_START.match(text) is not None
-        and not clean(
-            text[_DATE_START.match(text).end() :]  # type: ignore[union-attr]
-        )
-    )
+    end = date_end(text)
+    return end > 0 and not clean(text[end:])
+
+
+def without_date(text: str) -> str:
+    """`text` without the date that opens it (`**[2024-04-21] Title**` → `Title`)."""
+    return clean(text[date_end(text) :])
 
 
 def generic(text: str) -> bool:
@@ -89,9 +100,12 @@ def generic(text: str) -> bool:
 
 
 def column(unit: Unit, names: set[str]) -> int | None:
-    """Index of the first column whose header is one of `names` (case-insensitive)."""
+    """Index of the first column whose header is, or begins with, one of `names`
+    (`Title`, `Title & Authors`, `Year`), case-insensitive."""
     for i, header in enumerate(unit.headers):
-        if clean(header).lower().strip(" *:") in names and i < len(unit.cells):
+        text = clean(header).lower().strip(" *:")
+        words = re.findall(r"\w+", text)
+        if (text in names or (words and words[0] in names)) and i < len(unit.cells):
             return i
     return None
 
@@ -107,7 +121,8 @@ def role_of(anchor: Anchor) -> str:
 
 
 def unit_date(unit: Unit) -> DateText | None:
-    """The unit's date: a date column, a date cell, or a date that opens its text."""
+    """The unit's date: a date column, a date cell, or a date that opens its text or its
+    first bold run (`**[2024-04-21] Title**`)."""
     if unit.cells:
         col = column(unit, TIME_HEADERS)
         cells = [unit.cells[col]] if col is not None else unit.cells
@@ -117,28 +132,40 @@ def unit_date(unit: Unit) -> DateText | None:
                 return found or DateText(clean(cell.text), clean(cell.text), False)
         return None
     first = unit.strong[0] if unit.strong and not clean(unit.lead.strip("[( ")) else ""
-    return date_in(unit.lead) or (date_in(first) if is_date_text(first) else None)
+    return date_in(unit.lead) or (date_in(first) if first else None)
 
 
 def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:
     """Possible titles in order of trust (see the module docstring)."""
     found: list[str] = []
-    if unit.cells:
-        col = column(unit, TITLE_HEADERS | NAME_HEADERS)
-        if col is not None:
-            found.append(cell_title(unit.cells[col]))
-    bold = [s for s in unit.strong if not is_date_text(s) and not generic(s)]
-    if unit.cells:
-        bold = [s for c in unit.cells for s in c.strong if not is_date_text(s) and not generic(s)]
+    title_col, name_col = column(unit, TITLE_HEADERS), column(unit, NAME_HEADERS)
+    if title_col is not None:
+        found.append(cell_title(unit.cells[title_col]))
+    runs = [c.strong for c in unit.cells] if unit.cells else [unit.strong]
+    bold = [t for r in runs for t in map(without_date, r) if t and not generic(t)]
     if bold and len(bold[0].split()) >= 4:
         found.append(bold[0])
     if main is not None and not main.image_only and not main.bare and not generic(main.text):
         found.append(main.text)
+    if name_col is not None:
+        found.append(cell_title(unit.cells[name_col]))
     found.extend(bold[:1])
     found.append(lead_title(unit))
+    found.append(earlier_name(unit, main))
     found.append(context_title(unit))
-    stripped = (clean(t).strip(EDGES) for t in found if t)
-    return [t for t in stripped if t]
+    found.extend(cell_title(c) for c in unit.cells if not is_date_text(c.text))
+    stripped = (clean(t).strip(EDGES).rstrip(" [(") for t in found if t)
+    return [t for t in stripped if t and not generic(t)]
+
+
+def earlier_name(unit: Unit, main: Anchor | None) -> str:
+    """The text of a named link before the paper link (`5. [Readbear AI](site) [[paper](…)]`)."""
+    for anchor in unit.links:
+        if anchor is main:
+            break
+        if not (anchor.image_only or anchor.bare or generic(anchor.text) or "://" in anchor.text):
+            return anchor.text
+    return ""
 
 
 def is_name(title: str) -> bool:
@@ -146,38 +173,41 @@ def is_name(title: str) -> bool:
     return ":" not in title and len(re.findall(r"\w+", title)) <= 3
 
 
-def is_short(unit: Unit, main: Anchor, title: str) -> bool:
-    """True when the title is a short name: a link's few words, or a Name column's value."""
+def is_short(unit: Unit, title: str) -> bool:
+    """True when a title of a few words is a name (a link's text, a Name column, a bold
+    `**MemGPT**`); only a Title column's value is a title whatever its length."""
     if not is_name(title):
         return False
-    if title == clean(main.text).strip(EDGES):
-        return True
-    return column(unit, NAME_HEADERS) is not None and column(unit, TITLE_HEADERS) is None
+    col = column(unit, TITLE_HEADERS)
+    return col is None or cell_title(unit.cells[col]).strip(EDGES) != title
 
 
 def context_title(unit: Unit) -> str:
     """The enclosing bullet's text, without its date, when it reads as a title (a category
     reads as a few words, so it is never taken for one)."""
-    found = _DATE_START.match(unit.context)
-    text = clean(unit.context[found.end() :] if found else unit.context).strip(EDGES)
+    text = without_date(unit.context).strip(EDGES)
     return text if len(text.split()) >= 4 else ""
 
 
 def cell_title(cell: Cell) -> str:
-    """A title cell's title: its first named link, its bold text, or its text."""
+    """A cell's title: its first named link, its bold text, the first line of text before
+    its links (a cell of badges, title, `[Link]` and authors), or its text when it has none."""
     for link in cell.links:
         if not link.image_only and not link.bare and not generic(link.text):
             return link.text
-    return cell.strong[0] if cell.strong else clean(cell.text)
+    for run in map(without_date, cell.strong):
+        if run and not generic(run):
+            return run
+    lines = [clean(part) for part in cell.lead.split("\n")]
+    first = next((t for t in lines if t.strip(EDGES + "[(") and not is_date_text(t)), "")
+    if first or cell.links:
+        return first
+    return without_date(cell.text)
 
 
 def lead_title(unit: Unit) -> str:
     """The text before the first link, without a date or a label such as `Paper:`."""
-    text = unit.lead
-    found = _DATE_START.match(text)
-    if found:
-        text = text[found.end() :]
-    text = clean(text).strip(" [(|")
+    text = without_date(unit.lead).strip(" [(|")
     if not text or _LABEL.match(text) or generic(text):
         return ""
     return text
@@ -197,7 +227,7 @@ def mention(unit: Unit) -> bool:
     if unit.cells or unit.strong:
         return False
     return len(re.findall(r"\w+", lead_title(unit))) >= 2 or bool(
-        re.search(r"\w", unit.lead) and not _DATE_START.match(unit.lead) and lead_title(unit)
+        re.search(r"\w", unit.lead) and not date_end(unit.lead) and lead_title(unit)
     )
 
 

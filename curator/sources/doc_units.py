@@ -48,6 +48,7 @@ class Cell:
     """One table cell: its text, bold runs, images' alt texts and links."""
 
     text: str = ""
+    lead: str = ""  # the text before the cell's first link
     strong: list[str] = field(default_factory=list)
     alts: list[str] = field(default_factory=list)
     links: list[Anchor] = field(default_factory=list)

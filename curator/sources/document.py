@@ -98,7 +98,9 @@ class DocumentSource:
         html = parse_fragments(scan.html)
         sections = section_table(scan.headings, html.marks)
         units = sorted(scan.units + html.units, key=lambda u: u.line)
-        reader = _Reader(display, self.context, sections, own_repository(text, units))
+        header_end = scan.headings[1][0] if len(scan.headings) > 1 else len(text)
+        own = own_repository(text, [u for u in units if u.line < header_end])
+        reader = _Reader(display, self.context, sections, own)
         read_units(reader, units)
         bad_arxiv_links(reader, units)
         entries = sorted(reader.entries, key=lambda e: e.source.line)
@@ -112,7 +114,8 @@ def own_repository(text: str, units: list[Unit]) -> str | None:
     """`github:owner/name` of the list itself, whose links are the list's own pages.
 
     GITHUB_REPOSITORY when the workflow sets it; else the repository of the list's star
-    chart or contributors image; else one that two or more badges link to.
+    chart or contributors image; else one that two or more lines of nothing but badges link
+    to in the list's header (`units`: those above its second heading).
     """
     named = os.environ.get("GITHUB_REPOSITORY", "")
     if named.count("/") == 1:
@@ -120,7 +123,8 @@ def own_repository(text: str, units: list[Unit]) -> str | None:
     found = Counter(m.group(1).lower() for m in _OWN_REPO.finditer(text))
     if found:
         return f"github:{found.most_common(1)[0][0]}"
-    badges = Counter(github_subject(a.url) for u in units for a in u.all_links() if a.image_only)
+    badge_lines = [u for u in units if u.all_links() and all(a.image_only for a in u.all_links())]
+    badges = Counter(github_subject(a.url) for u in badge_lines for a in u.all_links())
     badges.pop(None, None)
     top = badges.most_common(1)
     return top[0][0] if top and top[0][1] >= 2 else None

@@ -20,7 +20,13 @@ import yaml
 from curator.checks.interface import CheckContext
 from curator.errors import InputError
 from curator.model import Entry, Finding, Kind, Link, Source
-from curator.normalize import link_for, parse_arxiv_id, url_subject
+from curator.normalize import (
+    arxiv_id_in_url,
+    is_arxiv_id_url,
+    link_for,
+    parse_arxiv_id,
+    url_subject,
+)
 from curator.sources.interface import Loaded
 from curator.sources.safe_yaml import compose, construct, line_of, written_keys
 from curator.sources.text import read_text
@@ -186,6 +192,8 @@ def _entries(
         build = {"papers": _paper, "projects": _project, "links": _plain_link}[list_key]
         entry, offline = build(item, source, section)
         findings.extend(offline)
+        if entry is not None:
+            findings.extend(_bad_arxiv_links(entry, source))
         problems = bad.get((list_key, index), [])
         if problems:
             subject = entry.subject if entry else f"{name}:{source.line}"
@@ -307,6 +315,17 @@ def _plain_link(
         section=_text(item, "section") or section, links=_unique(links), fields=item,
     )  # fmt: skip
     return entry, []
+
+
+def _bad_arxiv_links(entry: Entry, source: Source) -> list[Finding]:
+    """`arxiv-bad-id` for an arxiv.org paper link (url, code, links) whose ID does not parse,
+    as the document reader reports it: the catalogue says the same as the list it came from."""
+    bad = [lk for lk in entry.links if is_arxiv_id_url(lk.url) and arxiv_id_in_url(lk.url) is None]
+    message = "{} does not hold a valid arXiv identifier"
+    return [
+        _CTX.finding("arxiv-bad-id", lk.subject, source, message.format(lk.url), evidence=lk.url)
+        for lk in bad
+    ]
 
 
 def _extra_links(item: dict[str, Any]) -> list[Link]:

@@ -39,3 +39,14 @@ def test_plain_links_and_a_projects_code_link_are_not_duplicates() -> None:
     link = Entry("arxiv:2310.08560", Kind.LINK, Source("README.md", 5))
     other = paper(7, subject="arxiv:2401.00001")
     assert duplicates([paper(3), link, other], CheckContext()) == []
+
+
+def test_two_titles_on_one_id_suggest_a_wrong_id_not_a_deletion() -> None:
+    other = Entry(
+        "arxiv:2310.08560", Kind.PAPER, Source("README.md", 9), "Another Paper", section="Methods"
+    )
+    (found,) = duplicates([paper(3), other], CheckContext())
+    assert found.code == "entry-duplicate" and "check which one" in found.suggestion
+    again = Entry("arxiv:2310.08560", Kind.PAPER, Source("README.md", 9), "T3", section="Methods")
+    (same,) = duplicates([paper(3), again], CheckContext())
+    assert same.suggestion == "keep one entry and delete the others"

@@ -240,6 +240,8 @@ def test_outage_yields_unverified_warnings_only(loopback: LoopbackServer, tmp_pa
         ("2023-04", "2023-05-02", False),  # a month before the v1 month: impossible
         ("2023-04", "2023-04-30", True),
         ("2022", "2023-01-03", False),  # a year before, likewise
+        ("2024", "2023-10-02", True),  # a year alone may be the venue's, the year after
+        ("2025", "2023-10-02", False),
     ],
 )
 def test_a_month_is_compared_at_month_precision(date: str, published: str, ok: bool) -> None:
