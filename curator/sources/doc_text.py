@@ -127,7 +127,8 @@ def unit_date(unit: Unit) -> DateText | None:
         col = column(unit, TIME_HEADERS)
         cells = [unit.cells[col]] if col is not None else unit.cells
         for cell in cells:
-            if is_date_text(cell.text) or (col is not None and clean(cell.text)):
+            # `Unknown`, `N/A`, `-`: no date given; only text with digits tries to be one.
+            if is_date_text(cell.text) or (col is not None and re.search(r"\d", cell.text)):
                 found = date_in(cell.text)
                 return found or DateText(clean(cell.text), clean(cell.text), False)
         return None
