@@ -143,7 +143,8 @@ def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:
     if title_col is not None:
         found.append(cell_title(unit.cells[title_col]))
     runs = [c.strong for c in unit.cells] if unit.cells else [unit.strong]
-    bold = [t for r in runs for t in map(without_date, r) if t and not generic(t)]
+    # A bold run that ends in a colon is a label or headline (`**📢 Released (2025-07-18):**`).
+    bold = [t for r in runs for t in map(without_date, r) if t and not generic(t) and t[-1] != ":"]
     if bold and len(bold[0].split()) >= 4:
         found.append(bold[0])
     if main is not None and not main.image_only and not main.bare and not generic(main.text):
@@ -153,6 +154,8 @@ def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:
     found.extend(bold[:1])
     found.append(lead_title(unit))
     found.append(earlier_name(unit, main))
+    # A quoted title in italics (`*"LoopServe: An Adaptive ..."*`); plain italics are authors.
+    found.extend(t for t in unit.emphasis if t[:1] in "\"“" and len(t.split()) >= 4)
     found.append(context_title(unit))
     found.extend(cell_title(c) for c in unit.cells if not is_date_text(c.text))
     stripped = (clean(t).strip(EDGES).rstrip(" [(") for t in found if t)

@@ -51,7 +51,10 @@ def linked(text: str) -> tuple[list[str], list[str]]:
 def published(entry: Entry | None, base: str, months_later: int = 0) -> str:
     """A v1 date that agrees with the listed date (else with the ID's month), shifted."""
     stated = entry.date if entry is not None and entry.date else f"20{base[:2]}-{base[2:4]}"
-    year, month = int(stated[:4]), int(stated[5:7]) + months_later
+    year, month = (
+        int(stated[:4]),
+        int(stated[5:7] or 1) + months_later * (4 if len(stated) == 4 else 1),
+    )
     year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
     day = stated[8:10] if len(stated) >= 10 else "10"
     return f"{year:04d}-{month:02d}-{day}T12:00:00Z"
