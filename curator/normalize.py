@@ -14,9 +14,11 @@ from urllib.parse import urlsplit, urlunsplit
 from curator.model import Link, Service
 
 # New style since 2007-04: YYMM.NNNN (to 2014-12) or YYMM.NNNNN (from 2015-01), optional vN.
-_NEW_ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5})(?:v(?P<v>\d+))?$")
+_NEW_ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5})(?:v(?P<v>\d+))?$", re.ASCII)
 # Old style: archive(.SUBJ)?/YYMMNNN, e.g. hep-th/9901001, math.GT/0309136, cs/0112017v2.
-_OLD_ID = re.compile(r"^(?P<id>(?P<arch>[a-z][a-z-]*)(?:\.[A-Z]{2})?/\d{7})(?:v(?P<v>\d+))?$")
+_OLD_ID = re.compile(
+    r"^(?P<id>(?P<arch>[a-z][a-z-]*)(?:\.[A-Z]{2})?/\d{7})(?:v(?P<v>\d+))?$", re.ASCII
+)
 _ARXIV_HOSTS = {
     "arxiv.org",
     "www.arxiv.org",
@@ -213,6 +215,24 @@ def github_subject(url: str) -> str | None:
 def is_github_url(url: str) -> bool:
     """True when the URL's host is github.com (repository or not)."""
     return _host(url) in _GITHUB_HOSTS
+
+
+def as_written_url(url: str) -> str:
+    """A link target as a browser reads it: `//host/…` is https, and a backslash in an
+    http(s) URL is a slash (WHATWG URL); so `https:\\arxiv.org\abs\\ID` is checked, not lost."""
+    text = url.strip()
+    if text.startswith("//"):
+        text = "https:" + text
+    scheme, sep, rest = text.partition(":")
+    if sep and scheme.lower() in {"http", "https"} and not rest.startswith("//"):
+        # Special schemes take any run of slashes and backslashes before the host.
+        cut = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+        path = rest[:cut].replace(chr(92), "/")
+        text = f"{scheme}://{path.lstrip('/')}{rest[cut:]}"
+    elif sep and scheme.lower() in {"http", "https"} and "\\" in rest:
+        cut = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+        text = f"{scheme}:{rest[:cut].replace(chr(92), '/')}{rest[cut:]}"
+    return text
 
 
 def url_subject(url: str) -> str:

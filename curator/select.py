@@ -19,14 +19,17 @@ def changed_lines(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[in
     if not files:
         return {}
     diff = _git(["diff", "--unified=0", "--no-color", "--no-ext-diff", ref, "--", *files], cwd)
-    known = set(_git(["ls-tree", "-r", "--name-only", ref, "--", *files], cwd).splitlines())
+    listed = _git(["ls-tree", "-r", "--name-only", "-z", ref, "--", *files], cwd)
+    known = set(filter(None, listed.split("\0")))
     prefix = _git(["rev-parse", "--show-prefix"], cwd).strip()
     out: dict[str, set[int] | None] = {}
     for file in files:
         if (prefix + file) not in known:
             out[file] = None
     current = ""
-    for line in diff.splitlines():
+    # Only "\n" ends a line of git's output: str.splitlines() would also split at a form feed
+    # or a lone "\r" inside an added line, and a PR could forge "+++ b/…" or "@@" headers.
+    for line in diff.split("\n"):
         if line.startswith("+++ "):
             current = _strip_prefix(line[4:].removeprefix("b/"), prefix)
             continue
@@ -47,15 +50,15 @@ def _strip_prefix(path: str, prefix: str) -> str:
 def _git(args: list[str], cwd: Path) -> str:
     """Run git; UsageError with git's own message when it fails."""
     try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=60, check=False
-        )
+        # Bytes, decoded without newline translation ("\r" stays inside its line).
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=60, check=False)
     except (OSError, subprocess.SubprocessError) as exc:
         raise UsageError(f"--changed-since needs git: {exc}") from None
     if done.returncode != 0:
-        message = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "git failed"
+        err = done.stderr.decode("utf-8", "replace").strip()
+        message = err.split("\n")[-1] if err else "git failed"
         raise UsageError(f"--changed-since: {message}")
-    return done.stdout
+    return done.stdout.decode("utf-8", "surrogateescape")
 
 
 def select_changed(entries: Iterable[Entry], changed: dict[str, set[int] | None]) -> list[Entry]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from curator.normalize import as_written_url
 from curator.sources.doc_units import Anchor, Cell, LineBuilder, Unit, UnitKind, bare_links, clean
 from curator.sources.html_tokens import Tag, Text, tokens
 
@@ -118,7 +119,7 @@ class RowReader:
             self._summary, self._summary_line = [], line
         elif name == "a":
             self._close_link()
-            self._link = _Link(tag.attrs.get("href", "").strip(), line)
+            self._link = _Link(as_written_url(tag.attrs.get("href", "")), line)
         elif name == "img":
             self._image(tag.attrs)
         elif name == "br":

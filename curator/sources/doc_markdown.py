@@ -10,14 +10,13 @@ their first line, for `doc_html`; HTML comments never reach either side.
 
 from __future__ import annotations
 
-import html as html_lib
-import re
 from dataclasses import dataclass, field
 from functools import cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from curator.normalize import as_written_url
 from curator.sources.doc_units import (
     Anchor,
     Cell,
@@ -28,11 +27,7 @@ from curator.sources.doc_units import (
     clean,
     code_links,
 )
-
-_TAG = re.compile(r"^<\s*(/?)\s*([a-zA-Z][a-zA-Z0-9]*)([^>]*)>", re.DOTALL)
-_ATTR = re.compile(
-    r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*(?:=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"""
-)
+from curator.sources.html_tokens import Tag, tokens
 
 
 @dataclass
@@ -45,15 +40,12 @@ class MdScan:
 
 
 def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
-    """(name, closing, attributes) of one inline HTML tag, or None for anything else."""
-    m = _TAG.match(text.strip())
-    if m is None:
-        return None
-    attrs: dict[str, str] = {}
-    for a in _ATTR.finditer(m.group(3)):
-        value = a.group(2) if a.group(2) is not None else (a.group(3) or a.group(4) or "")
-        attrs[a.group(1).lower()] = html_lib.unescape(value)
-    return m.group(2).lower(), bool(m.group(1)), attrs
+    """(name, closing, attributes) of one inline HTML tag, or None for anything else.
+
+    Read by the same tokenizer as HTML blocks, so both agree with a browser (the first of
+    two `href`s is the link)."""
+    found = next(iter(tokens(text.strip())), None)
+    return (found.name, found.end, found.attrs) if isinstance(found, Tag) else None
 
 
 class _Inline:
@@ -72,8 +64,9 @@ class _Inline:
     def current(self) -> LineBuilder:
         return self.lines[-1]
 
-    def newline(self) -> None:
-        self.line += 1
+    def newline(self, source_line: bool = True) -> None:
+        """A line break: a new source line, or a `<br>` (a break on the page only)."""
+        self.line += source_line
         if self.link is not None or self.strong or self.em:
             self.current.text("\n", bool(self.strong), bool(self.em), self.link is not None)
             return  # a link or bold run that wraps keeps its line together
@@ -103,7 +96,7 @@ class _Inline:
         self.link = None
         if href:
             only_image = bool(image) and not seen.strip()
-            self.current.link(Anchor(href, clean(text), int(line), only_image))
+            self.current.link(Anchor(as_written_url(href), clean(text), int(line), only_image))
 
     def style(self, which: str, opening: bool) -> None:
         depth = 1 if opening else -1
@@ -127,7 +120,7 @@ class _Inline:
         if name == "a":
             self.close_link() if closing else self.open_link(attrs.get("href", ""))
         elif name == "br":
-            self.newline()
+            self.newline(source_line=False)
         elif name == "img" and self.link is not None:
             self.link[2] = "image"
         elif name in {"b", "strong"}:
@@ -229,6 +222,8 @@ def scan_markdown(text: str) -> MdScan:
     for i, tok in enumerate(tokens):
         line = tok.map[0] + 1 if tok.map else 0
         kind = tok.type
+        if kind not in {"list_item_open", "paragraph_open"}:
+            state.item_head = False  # an item that opens with HTML or a list has no own text
         if kind == "html_block":
             scan.html.append((line, tok.content))
         elif kind in {"code_block", "fence"}:
@@ -281,7 +276,7 @@ def _inline(tok: Token, before: Token, state: _State, scan: MdScan) -> None:
     if before.type in {"td_open", "th_open"} and state.row is not None:
         state.row.cells.append(as_cell(read_inline(tok, UnitKind.ROW)))
         return
-    head = before.type == "paragraph_open" and bool(before.meta.get("head"))
+    head = before.type == "paragraph_open" and bool(before.meta.get("head")) and bool(state.items)
     kind = UnitKind.QUOTE if state.quote else (UnitKind.ITEM if head else UnitKind.LINE)
     lines = read_inline(tok, kind)
     if kind is UnitKind.ITEM:

@@ -155,7 +155,7 @@ def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:
     found.append(lead_title(unit))
     found.append(earlier_name(unit, main))
     # A quoted title in italics (`*"LoopServe: An Adaptive ..."*`); plain italics are authors.
-    found.extend(t for t in unit.emphasis if t[:1] in "\"“" and len(t.split()) >= 4)
+    found.extend(t for t in unit.emphasis if t[:1] in '"“' and len(t.split()) >= 4)
     found.append(context_title(unit))
     found.extend(cell_title(c) for c in unit.cells if not is_date_text(c.text))
     stripped = (clean(t).strip(EDGES).rstrip(" [(") for t in found if t)

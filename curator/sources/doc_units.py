@@ -8,17 +8,18 @@ text, one line of a paragraph, a table row, an HTML block or row. Both parsers (
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-# A bare URL in text (GitHub autolinks these); small and local on purpose.
-_BARE_URL = re.compile(r"https?://[^\s<>\[\]()|\"'`]+")
+# A bare URL in text, as GitHub autolinks them: with a scheme, or `www.` and a domain.
+_BARE_URL = re.compile(r"(?:https?://|(?<![\w./-])www\.(?=[\w-]+\.))[^\s<>\[\]()|\"'`]+")
 _TRAILING = ".,;:!?*_~"
 # Plain-text arXiv identifiers: `arXiv:2305.10250v2`, `arXiv: hep-th/9901001`.
 _PLAIN_ARXIV = re.compile(
     r"\barxiv\s*:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
 
 
@@ -149,19 +150,32 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
+class LineCounter:
+    """Line numbers of positions in one text, asked for in any order, in log time each
+    (counting newlines from the start for every match would be quadratic)."""
+
+    def __init__(self, text: str, first: int = 1) -> None:
+        self.first = first
+        self.breaks = [m.start() for m in re.finditer("\n", text)]
+
+    def at(self, pos: int) -> int:
+        """The line of position `pos`."""
+        return self.first + bisect.bisect_left(self.breaks, pos)
+
+
 def bare_links(text: str, line: int) -> list[Anchor]:
     """Bare http(s) URLs and plain-text `arXiv:ID`s in one text run, in order."""
-    if ":" not in text:
-        return []  # both need a colon: most runs of a list are plain words
+    if ":" not in text and "www." not in text:
+        return []  # a scheme or `www.`: most runs of a list are plain words
+    lines = LineCounter(text, line)
     found: list[tuple[int, Anchor]] = []
     for m in _BARE_URL.finditer(text):
-        url = m.group(0).rstrip(_TRAILING)
-        at = line + text.count("\n", 0, m.start())
-        found.append((m.start(), Anchor(url, url, at, bare=True)))
+        written = m.group(0).rstrip(_TRAILING)
+        url = written if "://" in written else "https://" + written
+        found.append((m.start(), Anchor(url, written, lines.at(m.start()), bare=True)))
     for m in _PLAIN_ARXIV.finditer(text):
-        at = line + text.count("\n", 0, m.start())
         url = f"https://arxiv.org/abs/{m.group(1)}"
-        found.append((m.start(), Anchor(url, m.group(0), at, bare=True)))
+        found.append((m.start(), Anchor(url, m.group(0), lines.at(m.start()), bare=True)))
     return [anchor for _, anchor in sorted(found, key=lambda pair: pair[0])]
 
 

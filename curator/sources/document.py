@@ -15,7 +15,7 @@ import bisect
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from curator.checks.interface import CheckContext
@@ -31,7 +31,7 @@ from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
 from curator.sources.doc_markdown import scan_markdown
 from curator.sources.doc_text import date_in, is_date_text, role_of
-from curator.sources.doc_units import Unit, UnitKind, clean
+from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
 from curator.sources.interface import Loaded
 from curator.sources.text import read_text
 from curator.sources.yaml_catalog import display_path
@@ -42,9 +42,14 @@ _OWN_REPO = re.compile(
     r"([A-Za-z0-9-]+/[A-Za-z0-9_.-]+)"
 )
 _NOT_LINKS = re.compile(
-    r"<!--.*?(?:-->|\Z)|<img\b[^>]*>|!\[[^\]]*\]\([^)]*\)|(?<!`)`[^`\n]+`(?!`)", re.DOTALL
+    # Comments as Markdown has them: one that opens a line runs to its `-->` (an HTML block),
+    # one inside a line must close on it; a literal `<!--` in prose hides nothing. Images and
+    # inline code are not links either. Each alternative is bounded or ends the text, so an
+    # unterminated `<img` or `![` never costs a scan to the end for every one of them.
+    r"^[ \t]*<!--.*?(?:-->|\Z)|<!--[^\n]{0,4000}?-->|<img\b[^>]{0,4000}>"
+    r"|!\[[^\]\n]{0,1000}\]\([^)\n]{0,4000}\)|(?<!`)`[^`\n]+`(?!`)",
+    re.DOTALL | re.MULTILINE,
 )
-# Independent count for the reading check: arXiv IDs and repositories as the text links them.
 _TEXT_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})", re.IGNORECASE)
 _TEXT_REPO = re.compile(r"https?://(?:www\.)?github\.com/[A-Za-z0-9-]+/[A-Za-z0-9_.-]+")
 
@@ -107,7 +112,35 @@ class DocumentSource:
         findings = sorted(reader.findings, key=lambda f: (f.source.line, f.code))
         unread, notes = reading_check(reader, text, entries)
         findings += unread
+        entries, findings = as_git_lines(text, entries, findings)
         return Loaded(tuple(entries), tuple(findings), (display,), tuple(notes))
+
+
+def as_git_lines(
+    text: str, entries: list[Entry], findings: list[Finding]
+) -> tuple[list[Entry], list[Finding]]:
+    """Entries and findings with the line numbers git and editors use.
+
+    Markdown ends a line at a lone "\r" too; git does not. A document with lone "\r"s would
+    otherwise be reported (and matched to a pull request's diff) on the wrong lines.
+    """
+    if "\r" not in text.replace("\r\n", ""):
+        return entries, findings
+    git = [0, 1]  # git[k]: the git line of Markdown line k
+    for m in re.finditer(r"\r\n|\r|\n", text):
+        git.append(git[-1] + ("\n" in m.group(0)))
+
+    def moved(source: Source) -> Source:
+        return Source(source.file, git[min(source.line, len(git) - 1)])
+
+    # The reading check counts lines as git does already; everything else is remapped.
+    return (
+        [replace(e, source=moved(e.source)) for e in entries],
+        [
+            f if f.code == "document-unread" else replace(f, source=moved(f.source))
+            for f in findings
+        ],
+    )
 
 
 def own_repository(text: str, units: list[Unit]) -> str | None:
@@ -276,16 +309,17 @@ def reading_check(
         return [reader.context.finding("document-unread", file, Source(file, 1), message)], []
     # Comments and images are not links: blank them out, keeping the line count.
     visible = _NOT_LINKS.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    where = LineCounter(visible)
     held = {s for e in entries for s in e.subjects()}
     missed: dict[str, int] = {}
     for m in _TEXT_ARXIV.finditer(visible):
         subject = f"arxiv:{m.group(1)}"
         if subject not in held and arxiv_id_in_url(m.group(0)) is not None:
-            missed.setdefault(subject, visible.count("\n", 0, m.start()) + 1)
+            missed.setdefault(subject, where.at(m.start()))
     for m in _TEXT_REPO.finditer(visible):
         repo = github_subject(m.group(0))
         if repo and repo not in held and repo != reader.own_repo:
-            missed.setdefault(repo, visible.count("\n", 0, m.start()) + 1)
+            missed.setdefault(repo, where.at(m.start()))
     findings: list[Finding] = []
     if missed:
         lines = sorted(set(missed.values()))

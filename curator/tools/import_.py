@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 from curator.checks.interface import CheckContext
+from curator.errors import InputError
 from curator.model import Entry, Finding, Kind
 from curator.sources.document import DocumentSource
 from curator.tools.bilingual import pair_translations
@@ -92,37 +93,51 @@ def write_catalog(entries: list[Entry], out_dir: Path) -> list[Path]:
     schema = out_dir / "schema.json"
     written: list[Path] = []
     names: set[str] = set()
+    counts: dict[str, int] = {}
     for section, papers in sections.items():
-        name = unique(slug(section) or f"section-{len(names) + 1}", names)
+        name = unique(slug(section) or f"section-{len(names) + 1}", names, counts)
         target = out_dir / "papers" / f"{name}.yaml"
         items = [item_lines(str(e.source), paper_values(e)) for e in papers]
-        written.append(write(target, catalog_file(target, schema, section, "papers", items)))
+        written.append(
+            write(target, catalog_file(target, schema, section, "papers", items), out_dir)
+        )
     if projects:
         target = out_dir / "projects.yaml"
         items = [item_lines(str(e.source), project_values(e)) for e in projects]
         text = catalog_file(target, schema, PROJECTS_SECTION, "projects", items)
-        written.append(write(target, text))
+        written.append(write(target, text, out_dir))
     if links:
         target = out_dir / "links.yaml"
         items = [item_lines(str(e.source), link_values(e)) for e in links]
-        written.append(write(target, catalog_file(target, schema, LINKS_SECTION, "links", items)))
+        text = catalog_file(target, schema, LINKS_SECTION, "links", items)
+        written.append(write(target, text, out_dir))
     if not schema.exists():
-        written.append(write(schema, package_schema()))
+        written.append(write(schema, package_schema(), out_dir))
     return written
 
 
-def unique(name: str, taken: set[str]) -> str:
-    """`name`, or `name-2`, `name-3`... when two sections share a slug."""
-    candidate, n = name, 1
+def unique(name: str, taken: set[str], counts: dict[str, int] | None = None) -> str:
+    """`name`, or `name-2`, `name-3`... when two sections share a slug; `counts` remembers the
+    last number used for each name, so N sections of one slug cost O(N), not O(N²)."""
+    counts = {} if counts is None else counts
+    n = counts.get(name, 1)
+    candidate = name if n == 1 else f"{name}-{n}"
     while candidate in taken:
         n += 1
         candidate = f"{name}-{n}"
+    counts[name] = n
     taken.add(candidate)
     return candidate
 
 
-def write(path: Path, text: str) -> Path:
-    """Write UTF-8 text, creating folders."""
+def write(path: Path, text: str, root: Path | None = None) -> Path:
+    """Write UTF-8 text, creating folders; never through a symlink below `root` (a committed
+    link in the catalogue folder would make the import write outside the repository)."""
+    for place in [path, *path.parents]:
+        if root is not None and place == root:
+            break
+        if place.is_symlink():
+            raise InputError("refusing to write through a symbolic link", place.as_posix())
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
