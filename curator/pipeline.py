@@ -75,8 +75,10 @@ class Resolved:
 
 
 # -- load ---------------------------------------------------------------------------------
-def load(paths: Sequence[str]) -> Loaded:
-    """Read every path with the source for its kind (folder, YAML file, Markdown document)."""
+def load(paths: Sequence[str], context: CheckContext | None = None) -> Loaded:
+    """Read every path with the source for its kind (folder, YAML file, Markdown document);
+    findings made while reading take the severities of `context` (the run's configuration)."""
+    ctx = context or CheckContext()
     entries: list[Entry] = []
     findings: list[Finding] = []
     files: list[str] = []
@@ -88,7 +90,7 @@ def load(paths: Sequence[str]) -> Loaded:
         spec = SOURCES.get("" if path.is_dir() else path.suffix.lower())
         if spec is None:
             raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
-        got: Loaded = load_object(spec)().load(path)
+        got: Loaded = load_object(spec)(ctx).load(path)
         entries.extend(got.entries)
         findings.extend(got.findings)
         files.extend(got.files)
@@ -353,11 +355,12 @@ def _scope_one(
 def check(options: Options, now: Callable[[], datetime] | None = None) -> Report:
     """Run the pipeline for `options` and return the report (no printing, no exiting)."""
     started = time.monotonic()
-    loaded = load(options.paths)
+    ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
+    loaded = load(options.paths, ctx)
     selection = select(loaded, options)
     chosen = selection.entries
     rules = load_rules(options)
-    ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))(), rules)
+    ctx = replace(ctx, rules=rules)
     # Duplicates are looked for across the whole list, reported at the chosen entries; an
     # offline finding on a changed line counts even when it belongs to no entry (no identity).
     offline = [
@@ -400,7 +403,7 @@ def translations(loaded: Loaded, selection: Selection, ctx: CheckContext) -> lis
         return []
     from curator.tools.bilingual import compare_documents
 
-    chinese = load([ctx.options.zh])
+    chinese = load([ctx.options.zh], ctx)
     found = compare_documents(loaded.entries, chinese.entries, ctx)
     if selection.changed is None:
         return found

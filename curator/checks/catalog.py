@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from curator.checks.interface import CheckContext
+from curator.context import CheckContext
 from curator.model import Entry, Finding, Kind
 
 

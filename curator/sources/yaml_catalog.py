@@ -17,15 +17,13 @@ from typing import Any
 import jsonschema
 import yaml
 
-from curator.checks.interface import CheckContext
+from curator.context import CheckContext
 from curator.errors import InputError
 from curator.model import Entry, Finding, Kind, Link, Source
 from curator.normalize import link_for, parse_arxiv_id, url_subject
 from curator.sources.interface import Loaded
 from curator.sources.safe_yaml import compose, construct, line_of, written_keys
 from curator.sources.text import read_text
-
-_CTX = CheckContext()
 
 
 @cache
@@ -69,6 +67,9 @@ class CatalogSource:
 
     name = "yaml"
 
+    def __init__(self, context: CheckContext | None = None) -> None:
+        self.context = context or CheckContext()
+
     def accepts(self, path: Path) -> bool:
         """Folders and .yaml/.yml files."""
         return path.is_dir() or path.suffix.lower() in {".yaml", ".yml"}
@@ -79,7 +80,7 @@ class CatalogSource:
         entries: list[Entry] = []
         findings: list[Finding] = []
         for file in files:
-            got = load_file(file)
+            got = load_file(file, self.context)
             entries.extend(got.entries)
             findings.extend(got.findings)
         return Loaded(tuple(entries), tuple(findings), tuple(display_path(f) for f in files))
@@ -97,8 +98,9 @@ def catalog_files(path: Path) -> list[Path]:
     return files
 
 
-def load_file(path: Path) -> Loaded:
-    """Entries and offline findings of one catalogue file."""
+def load_file(path: Path, context: CheckContext | None = None) -> Loaded:
+    """Entries and offline findings of one catalogue file (severities from `context`)."""
+    ctx = context or CheckContext()
     name = display_path(path)
     node = compose(read_text(path, name), name)
     if node is None:
@@ -107,7 +109,7 @@ def load_file(path: Path) -> Loaded:
     errors = sorted(_validator().iter_errors(data), key=lambda e: _path_key(e.absolute_path))
     _raise_structure_error(errors, node, name)
     bad_items = _item_errors(errors, node, name)
-    return _entries(data, node, name, bad_items)
+    return _entries(data, node, name, bad_items, ctx)
 
 
 def _raise_structure_error(errors: list[Any], node: yaml.Node, name: str) -> None:
@@ -175,7 +177,11 @@ def _plain(err: Any) -> str:
 
 
 def _entries(
-    data: dict[str, Any], node: yaml.Node, name: str, bad: dict[tuple[str, int], list[str]]
+    data: dict[str, Any],
+    node: yaml.Node,
+    name: str,
+    bad: dict[tuple[str, int], list[str]],
+    ctx: CheckContext,
 ) -> Loaded:
     """Build entries; invalid items yield `entry-invalid` (and an entry when identifiable)."""
     section = str(data.get("section", ""))
@@ -184,13 +190,13 @@ def _entries(
     for list_key, index, item in _items(data):
         source = Source(name, line_of(node, [list_key, index]))
         build = {"papers": _paper, "projects": _project, "links": _plain_link}[list_key]
-        entry, offline = build(item, source, section)
+        entry, offline = build(item, source, section, ctx)
         findings.extend(offline)
         problems = bad.get((list_key, index), [])
         if problems:
             subject = entry.subject if entry else f"{name}:{source.line}"
             findings.append(
-                _CTX.finding(
+                ctx.finding(
                     "entry-invalid",
                     subject,
                     source,
@@ -216,7 +222,7 @@ def _text(item: dict[str, Any], key: str) -> str:
 
 
 def _paper(
-    item: dict[str, Any], source: Source, section: str
+    item: dict[str, Any], source: Source, section: str, ctx: CheckContext
 ) -> tuple[Entry | None, list[Finding]]:
     """A paper entry: subject from `arxiv`, else from `url`."""
     findings: list[Finding] = []
@@ -228,7 +234,7 @@ def _paper(
         if parsed is None:
             subject = f"arxiv:{raw_id}"
             findings.append(
-                _CTX.finding(
+                ctx.finding(
                     "arxiv-bad-id",
                     subject,
                     source,
@@ -268,7 +274,7 @@ def _paper(
 
 
 def _project(
-    item: dict[str, Any], source: Source, section: str
+    item: dict[str, Any], source: Source, section: str, ctx: CheckContext
 ) -> tuple[Entry | None, list[Finding]]:
     """A project entry: subject from `repo`."""
     links: list[Link] = []
@@ -295,7 +301,7 @@ def _project(
 
 
 def _plain_link(
-    item: dict[str, Any], source: Source, section: str
+    item: dict[str, Any], source: Source, section: str, ctx: CheckContext
 ) -> tuple[Entry | None, list[Finding]]:
     """A plain link of the list: checked like any link, with no paper or project behind it."""
     if not _text(item, "url"):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from curator.checks.interface import CheckContext
+from curator.context import CheckContext
 from curator.model import Entry, Finding, Kind
 from curator.sources.document import DocumentSource
 from curator.tools.bilingual import pair_translations
