@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # a type only: the scope engine's values are built on these
+    from curator.scope.decision import Decision
 
 
 class Severity(StrEnum):
@@ -165,7 +168,7 @@ class EntryResult:
     entry: Entry
     metadata: Mapping[str, Any] = field(default_factory=dict)
     verdict: Verdict | None = None
-    scope: Mapping[str, Any] = field(default_factory=dict)
+    scope: Decision | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape of CONTRACT.md (plus `title`, `date` and `scope` detail)."""
@@ -178,8 +181,8 @@ class EntryResult:
             "metadata": dict(self.metadata),
             "verdict": self.verdict.value if self.verdict else None,
         }
-        if self.scope:
-            out["scope"] = dict(self.scope)
+        if self.scope is not None:
+            out["scope"] = self.scope.as_dict()
         return out
 
 

@@ -333,7 +333,7 @@ def _scope_one(
     entry = result.entry
     paper = paper_text(entry, outcome)
     decision = decide(paper, rules)
-    result = replace(result, verdict=Verdict(decision.verdict), scope=decision.as_dict())
+    result = replace(result, verdict=Verdict(decision.verdict), scope=decision)
     if not decision.code:
         return result, None
     quote = "; ".join(f'{q.field}: "{q.text}"' for q in decision.quotes[:3])

@@ -28,6 +28,8 @@ from curator.model import (
     Source,
     Verdict,
 )
+from curator.scope.decision import SCHEMA as DECISION_SCHEMA
+from curator.scope.decision import Decision
 from curator.sources.text import read_text
 
 _SOURCE = {
@@ -56,7 +58,7 @@ SCHEMA: dict[str, Any] = {
                     "source": _SOURCE,
                     "metadata": {"type": "object"},
                     "verdict": {"enum": [*(v.value for v in Verdict), None]},
-                    "scope": {"type": "object"},
+                    "scope": DECISION_SCHEMA,
                 },
             },
         },
@@ -181,7 +183,8 @@ def _entry(raw: Mapping[str, Any]) -> EntryResult:
         date=raw.get("date") or "",
     )
     verdict = Verdict(raw["verdict"]) if raw.get("verdict") else None
-    return EntryResult(entry, raw.get("metadata") or {}, verdict, raw.get("scope") or {})
+    scope = Decision.from_dict(raw["scope"]) if raw.get("scope") else None
+    return EntryResult(entry, raw.get("metadata") or {}, verdict, scope)
 
 
 def _finding(raw: Mapping[str, Any]) -> Finding:
