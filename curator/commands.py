@@ -165,9 +165,10 @@ def run_explain(args: argparse.Namespace) -> int:
     from curator.cli import options_from
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
-    from curator.pipeline import load_rules, paper_text, resolve
+    from curator.pipeline import paper_text, resolve
     from curator.report.sanitize import terminal
     from curator.resolvers.interface import Unverified
+    from curator.rulefiles import load_rules
     from curator.scope.explain import explain
 
     parsed = parse_arxiv_id(args.arxiv_id)
@@ -176,7 +177,7 @@ def run_explain(args: argparse.Namespace) -> int:
     options = options_from(args)
     rules = load_rules(options)
     if "scope" not in rules:
-        from curator.rulesets import rules_folder
+        from curator.rulefiles import rules_folder
 
         raise UsageError(
             f"no scope rules at {rules_folder(options)}/scope.yaml (or give --scope-preset)"
@@ -207,7 +208,7 @@ def add_scope(sub: Any) -> None:
 def run_scope_train(args: argparse.Namespace) -> int:
     """Refuse records that fail the policy's checks, train, write the scorer, say what."""
     from curator.cli import options_from
-    from curator.rulesets import rules_folder
+    from curator.rulefiles import rules_folder
     from curator.scope.train import train_files
 
     options = options_from(args)
@@ -235,7 +236,7 @@ def add_init(sub: Any) -> None:
 
 def run_init(args: argparse.Namespace) -> int:
     """Pin the Action to the commit of --ref, write the files, list what was written."""
-    from curator.rulesets import SCOPE_PRESETS
+    from curator.rulefiles import SCOPE_PRESETS
     from curator.tools import init
 
     root = Path(args.dir)

@@ -33,6 +33,7 @@ from curator.resolvers.interface import (
     Unverified,
 )
 from curator.resolvers.reach import settle_run
+from curator.rulefiles import load_rules, scope_not_checked
 from curator.sources.interface import Loaded
 
 #: Service -> "module:Class" of its resolver.
@@ -196,47 +197,6 @@ def _make_resolver(
     return cls(options, cache, counter)
 
 
-# -- rules --------------------------------------------------------------------------------
-#: Service -> (rules key and file stem, "module:loader", "module:default factory" or "").
-RULES: dict[Service, tuple[str, str, str]] = {
-    Service.GITHUB: (
-        "projects",
-        "curator.checks.repo_rules:load_project_rules",
-        "curator.checks.repo_rules:ProjectRules",
-    ),
-    Service.WEB: (
-        "links",
-        "curator.checks.link_rules:load_link_rules",
-        "curator.checks.link_rules:LinkRules",
-    ),
-    Service.SCOPE: ("scope", "curator.scope.engine:load_rules", ""),
-}
-
-
-def load_rules(options: Options) -> dict[str, Any]:
-    """The rules files of the services in use; a missing file means the defaults (for scope:
-    the named preset, if any, else no scope check)."""
-    from curator.rulesets import load_scope_preset, rules_folder
-
-    folder = rules_folder(options)
-    rules: dict[str, Any] = {}
-    for service, (key, loader, default) in RULES.items():
-        if options.skips(service):
-            continue
-        path = folder / f"{key}.yaml"
-        if path.is_file():
-            rules[key] = load_object(loader)(path)
-        elif default:
-            rules[key] = load_object(default)()
-        elif service is Service.SCOPE and options.scope_preset:
-            rules[key] = load_scope_preset(options.scope_preset)
-    if "links" in rules:
-        from curator.checks.link_rules import with_trusted_allow
-
-        rules["links"] = with_trusted_allow(rules["links"], options.guard_allow)
-    return rules
-
-
 # -- check --------------------------------------------------------------------------------
 def run_checks(
     entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
@@ -373,8 +333,6 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     findings += translations(loaded, selection, ctx)
     notes = list(dict.fromkeys([*loaded.notes, *skipped_note(options), *resolved.notes]))
     if "scope" not in rules and not options.skips(Service.SCOPE):
-        from curator.rulesets import scope_not_checked
-
         notes.append(scope_not_checked(options))
     if options.changed_since:
         notes.insert(

@@ -23,7 +23,6 @@ from urllib.parse import urldefrag, urljoin
 
 import httpx
 
-from curator.checks.link_rules import LinkRules
 from curator.model import Service
 from curator.options import Options
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
@@ -38,6 +37,7 @@ from curator.resolvers.interface import (
     Unverified,
 )
 from curator.resolvers.web_outcome import Answer, Failure, Hop, final_outcome, tls_failure
+from curator.rulefiles.links import LinkRules
 
 #: (host, port) -> addresses, as socket.getaddrinfo would give; tests pass their own.
 Lookup = Callable[[str, int], list[str]]

@@ -19,10 +19,10 @@ import yaml
 
 from curator.context import CheckContext
 from curator.errors import InputError
+from curator.located_yaml import compose, construct, line_of, written_keys
 from curator.model import Entry, Finding, Kind, Link, Source
 from curator.normalize import link_for, parse_arxiv_id, url_subject
 from curator.sources.interface import Loaded
-from curator.sources.safe_yaml import compose, construct, line_of, written_keys
 from curator.sources.text import read_text
 
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from curator.errors import InputError
-from curator.sources.safe_yaml import yaml_error
+from curator.located_yaml import yaml_error
 from curator.sources.text import read_text
 
 #: Hosts (and their subdomains) that answer robots with 403/429/999 while the page is fine.

@@ -13,8 +13,8 @@ from typing import Any
 import yaml
 
 from curator.errors import InputError
+from curator.located_yaml import compose, construct, key_line, line_of
 from curator.model import Severity
-from curator.sources.safe_yaml import compose, construct, key_line, line_of
 from curator.sources.text import read_text
 
 #: Values `archived` may take: a severity for repo-archived, or `off` for no finding.
