@@ -10,11 +10,13 @@ mappings remember their lines.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from curator.errors import InputError
+from curator.sources.text import read_text
 
 MAX_ALIASES = 50
 MAX_DEPTH = 64
@@ -135,6 +137,15 @@ def compose(text: str, file: str) -> yaml.Node | None:
         raise yaml_error(exc, text, file) from None
     except RecursionError:
         raise InputError("invalid YAML: nested too deeply", file) from None
+
+
+def compose_file(path: Path) -> yaml.Node | None:
+    """The node tree of the YAML file at `path`; None when it is absent or empty (a rules file
+    left out means the defaults)."""
+    if not path.is_file():
+        return None
+    name = path.as_posix()
+    return compose(read_text(path, name), name)
 
 
 def construct(node: yaml.Node, file: str) -> Any:

@@ -1,13 +1,13 @@
 """The flow of one `curator check`: load → select → resolve → check → scope → report.
 
 Only `load`, `resolve` and the git call of `select` touch the world; everything after the
-outcomes are known is pure. Implementations are found through the registries below, and
-imported only when used so that `curator --version` stays fast.
+outcomes are known is pure. Sources, resolvers and checks are found through the typed
+registries below (the CLI imports this module only to run a check, so `curator --version`
+stays fast).
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -20,9 +20,15 @@ from typing import Any
 from curator import progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
+from curator.checks.links import check_links
+from curator.checks.papers import check_paper
+from curator.checks.repos import check_repo
 from curator.errors import InputError
 from curator.model import Entry, EntryResult, Finding, Kind, Report, Service, Severity, Verdict
 from curator.options import Options
+from curator.resolvers.arxiv import ArxivResolver
+from curator.resolvers.base import CachedResolver
+from curator.resolvers.github import GithubResolver
 from curator.resolvers.interface import (
     Blocked,
     Counter,
@@ -33,37 +39,35 @@ from curator.resolvers.interface import (
     Unverified,
 )
 from curator.resolvers.reach import settle_run
+from curator.resolvers.web import WebResolver
 from curator.rulefiles import load_rules, scope_not_checked
-from curator.sources.interface import Loaded
+from curator.sources.document import DocumentSource
+from curator.sources.interface import Loaded, Source
+from curator.sources.yaml_catalog import CatalogSource
 
-#: Service -> "module:Class" of its resolver.
-RESOLVERS: dict[Service, str] = {
-    Service.ARXIV: "curator.resolvers.arxiv:ArxivResolver",
-    Service.GITHUB: "curator.resolvers.github:GithubResolver",
-    Service.WEB: "curator.resolvers.web:WebResolver",
+#: Service -> its resolver: a new service is its resolver's file plus one line here (and its
+#: check's line below, when it has findings of its own).
+RESOLVERS: dict[Service, type[CachedResolver]] = {
+    Service.ARXIV: ArxivResolver,
+    Service.GITHUB: GithubResolver,
+    Service.WEB: WebResolver,
 }
 
-#: Service -> "module:function" of the check that reads that service's outcomes.
-CHECKS: dict[Service, str] = {
-    Service.ARXIV: "curator.checks.papers:check_paper",
-    Service.GITHUB: "curator.checks.repos:check_repo",
-    Service.WEB: "curator.checks.links:check_links",
+#: Service -> the check that reads that service's outcomes.
+CHECKS: dict[Service, Check] = {
+    Service.ARXIV: check_paper,
+    Service.GITHUB: check_repo,
+    Service.WEB: check_links,
 }
 
-#: Source formats by file suffix ("" = a folder): "module:Class".
-SOURCES: dict[str, str] = {
-    "": "curator.sources.yaml_catalog:CatalogSource",
-    ".yaml": "curator.sources.yaml_catalog:CatalogSource",
-    ".yml": "curator.sources.yaml_catalog:CatalogSource",
-    ".md": "curator.sources.document:DocumentSource",
-    ".markdown": "curator.sources.document:DocumentSource",
+#: Source formats by file suffix ("" = a folder), each built with the run's context.
+SOURCES: dict[str, Callable[[CheckContext], Source]] = {
+    "": CatalogSource,
+    ".yaml": CatalogSource,
+    ".yml": CatalogSource,
+    ".md": DocumentSource,
+    ".markdown": DocumentSource,
 }
-
-
-def load_object(spec: str) -> Any:
-    """Import `module:name` lazily."""
-    module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 @dataclass
@@ -88,10 +92,10 @@ def load(paths: Sequence[str], context: CheckContext | None = None) -> Loaded:
         path = Path(raw)
         if not path.exists():
             raise InputError("no such file or folder", raw)
-        spec = SOURCES.get("" if path.is_dir() else path.suffix.lower())
-        if spec is None:
+        source = SOURCES.get("" if path.is_dir() else path.suffix.lower())
+        if source is None:
             raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
-        got: Loaded = load_object(spec)(ctx).load(path)
+        got = source(ctx).load(path)
         entries.extend(got.entries)
         findings.extend(got.findings)
         files.extend(got.files)
@@ -157,7 +161,7 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
     cache = Cache(None if options.no_cache else options.resolved_cache_path())
     totals = {s: len(v) for s, v in subjects.items()}
     try:
-        resolvers = {s: _make_resolver(s, options, cache, result.counter, rules) for s in subjects}
+        resolvers = {s: RESOLVERS[s].build(options, cache, result.counter, rules) for s in subjects}
         with (
             progress.show(totals, result.counter) as shown,
             ThreadPoolExecutor(len(resolvers)) as pool,
@@ -167,7 +171,7 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
                 future.add_done_callback(_finisher(shown, service))
             for service, future in futures.items():
                 result.outcomes.update(future.result())
-                result.notes.extend(getattr(resolvers[service], "notes", []))
+                result.notes.extend(resolvers[service].notes)
     finally:
         result.notes.extend(cache.warnings)
         cache.close()
@@ -188,23 +192,12 @@ def _finisher(shown: progress.ServiceProgress, service: Service) -> Callable[[An
     return done
 
 
-def _make_resolver(
-    service: Service, options: Options, cache: Any, counter: Counter, rules: Mapping[str, Any]
-) -> Any:
-    cls = load_object(RESOLVERS[service])
-    if service is Service.WEB:
-        return cls(options, cache, counter, rules["links"])
-    return cls(options, cache, counter)
-
-
 # -- check --------------------------------------------------------------------------------
 def run_checks(
     entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
 ) -> list[Finding]:
     """Every registered check over every entry (pure)."""
-    checks: list[Check] = [
-        load_object(spec) for s, spec in CHECKS.items() if not ctx.options.skips(s)
-    ]
+    checks = [check for s, check in CHECKS.items() if not ctx.options.skips(s)]
     findings: list[Finding] = []
     for entry in entries:
         for check in checks:
@@ -359,7 +352,7 @@ def translations(loaded: Loaded, selection: Selection, ctx: CheckContext) -> lis
     """With `--zh`, entries missing from one language version, or with another ID or date."""
     if not ctx.options.zh:
         return []
-    from curator.tools.bilingual import compare_documents
+    from curator.checks.bilingual import compare_documents
 
     chinese = load([ctx.options.zh], ctx)
     found = compare_documents(loaded.entries, chinese.entries, ctx)

@@ -249,6 +249,7 @@ def footer(report: Report, ctx: RenderContext, shape: Shape) -> str:
         f"GitHub GraphQL {req.github_graphql}",
         f"GitHub REST {req.github_rest}",
         f"web {req.web}",
+        *(f"{name.replace('_', ' ')} {n}" for name, n in req.added().items()),
         f"cache hits {req.cache_hits}",
     )
     line = f"<sub>Requests: {' · '.join(counts)} · {report.elapsed:.1f} s"

@@ -118,11 +118,10 @@ def load_report(data: Mapping[str, Any], name: str = "report") -> Report:
         where = "/".join(str(p) for p in exc.absolute_path) or "top"
         reason = f"not a curator JSON report (malformed at {where}: {exc.message})"
         raise InputError(reason[:300], name) from None
-    counts = {k: v for k, v in data["requests"].items() if k in RequestCounts.__dataclass_fields__}
     return Report(
         tuple(_entry(e) for e in data["entries"]),
         tuple(_finding(f) for f in data["findings"]),
-        RequestCounts(**counts),
+        RequestCounts(data["requests"]),
         tuple(data.get("notes") or ()),
         float(data.get("elapsed_seconds") or 0.0),
     )

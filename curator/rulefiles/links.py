@@ -20,8 +20,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from curator.errors import InputError
-from curator.located_yaml import compose, mapping_nodes, node_line
-from curator.sources.text import read_text
+from curator.located_yaml import compose_file, mapping_nodes, node_line
 
 #: Hosts (and their subdomains) that answer robots with 403/429/999 while the page is fine.
 BOT_WALLED = (
@@ -99,12 +98,10 @@ def with_trusted_allow(rules: LinkRules, allow: tuple[str, ...]) -> LinkRules:
 
 def load_link_rules(path: Path) -> LinkRules:
     """Read rules/links.yaml; defaults when the file is absent, InputError when malformed."""
-    if not path.is_file():
-        return LinkRules()
-    name = path.as_posix()
-    root = compose(read_text(path, name), name)
+    root = compose_file(path)
     if root is None:
         return LinkRules()
+    name = path.as_posix()
     return _rules_from(mapping_nodes(root, name, "the file"), name)
 
 
