@@ -1,7 +1,8 @@
 """The flow of one `curator check`: load → select → resolve → check → scope → report.
 
-Only `load`, `resolve` and the git call of `select` touch the world; everything after the
-outcomes are known is pure. Sources, resolvers and checks are found through the typed
+Only the load stage (the list, its rules, screening records and second-language document),
+`resolve` and the git call of `select` touch the world; everything after the outcomes are
+known is pure. Sources, resolvers and checks are found through the typed
 registries below (the CLI imports this module only to run a check, so `curator --version`
 stays fast).
 """
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator import progress
 from curator.checks.catalog import duplicates
@@ -44,6 +45,9 @@ from curator.rulefiles import load_rules, scope_not_checked
 from curator.sources.document import DocumentSource
 from curator.sources.interface import Loaded, Source
 from curator.sources.yaml_catalog import CatalogSource
+
+if TYPE_CHECKING:
+    from curator.scope.records import Record
 
 #: Service -> its resolver: a new service is its resolver's file plus one line here (and its
 #: check's line below, when it has findings of its own).
@@ -253,19 +257,31 @@ def paper_text(entry: Entry, outcome: Outcome | None) -> Any:
     )
 
 
-def check_screening_records(
-    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
-) -> list[Finding]:
-    """`record-*` findings when the list keeps screening records (`screening/*.json`)."""
-    folder = Path(ctx.options.root) / ctx.options.records_dir
-    if ctx.options.skips(Service.SCOPE) or not folder.is_dir():
-        return []
-    from curator.scope.records import check_records, load_records
+def screening_records(options: Options) -> list[Record] | None:
+    """The list's screening records (`screening/*.json`), read in the load stage; None when
+    it keeps none or the scope check is skipped."""
+    folder = Path(options.root) / options.records_dir
+    if options.skips(Service.SCOPE) or not folder.is_dir():
+        return None
+    from curator.scope.records import load_records
 
-    records = [r for path in sorted(folder.glob("*.json")) for r in load_records(path)]
+    return [r for path in sorted(folder.glob("*.json")) for r in load_records(path)]
+
+
+def check_screening_records(
+    entries: Sequence[Entry],
+    outcomes: Mapping[str, Outcome],
+    ctx: CheckContext,
+    records: Sequence[Record] | None,
+) -> list[Finding]:
+    """`record-*` findings when the list keeps screening records (pure)."""
+    if records is None:
+        return []
+    from curator.scope.records import check_records
+
     papers = [e for e in entries if e.kind is Kind.PAPER and e.subject.startswith("arxiv:")]
     findings = check_records(
-        records,
+        list(records),
         {e.subject: paper_text(e, outcomes.get(e.subject)) for e in papers},
         sources={e.subject: e.source for e in papers},
         context=ctx,
@@ -314,6 +330,8 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     chosen = selection.entries
     rules = load_rules(options)
     ctx = replace(ctx, rules=rules)
+    chinese = load([options.zh], ctx) if options.zh else None
+    records = screening_records(options)
     # Duplicates are looked for across the whole list, reported at the chosen entries; an
     # offline finding on a changed line counts even when it belongs to no entry (no identity).
     offline = [
@@ -322,8 +340,8 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     resolved = resolve(chosen, options, rules)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
     results, scope_findings = apply_scope(chosen, resolved.outcomes, ctx)
-    scope_findings += check_screening_records(chosen, resolved.outcomes, ctx)
-    findings += translations(loaded, selection, ctx)
+    scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
+    findings += translations(loaded, chinese, selection, ctx)
     notes = list(dict.fromkeys([*loaded.notes, *skipped_note(options), *resolved.notes]))
     if "scope" not in rules and not options.skips(Service.SCOPE):
         notes.append(scope_not_checked(options))
@@ -348,13 +366,15 @@ def skipped_note(options: Options) -> list[str]:
     return [f"not checked in this run: {', '.join(skipped)}"] if skipped else []
 
 
-def translations(loaded: Loaded, selection: Selection, ctx: CheckContext) -> list[Finding]:
-    """With `--zh`, entries missing from one language version, or with another ID or date."""
-    if not ctx.options.zh:
+def translations(
+    loaded: Loaded, chinese: Loaded | None, selection: Selection, ctx: CheckContext
+) -> list[Finding]:
+    """With `--zh` (its document read in the load stage), entries missing from one language
+    version, or with another ID or date (pure)."""
+    if chinese is None:
         return []
     from curator.checks.bilingual import compare_documents
 
-    chinese = load([ctx.options.zh], ctx)
     found = compare_documents(loaded.entries, chinese.entries, ctx)
     if selection.changed is None:
         return found
