@@ -56,3 +56,7 @@ def severity_of(code: str, overrides: dict[str, Severity] | None = None) -> Seve
     if overrides and code in overrides:
         return overrides[code]
     return CODES[code][0]
+
+
+#: Findings that say a service could not be asked: never a failure of the run by themselves.
+UNVERIFIED = frozenset({"arxiv-unverified", "repo-unverified", "link-unverified", "scope-hold"})

@@ -5,10 +5,13 @@ Everything here is frozen and free of I/O, so each stage is a pure function of t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # a type only: the scope engine's values are built on these
+    from curator.scope.decision import Decision
 
 
 class Severity(StrEnum):
@@ -31,6 +34,24 @@ class Verdict(StrEnum):
     EXCLUDE = "exclude"
     HOLD = "hold"
     REVIEW = "review"
+
+
+class Format(StrEnum):
+    """Every `--format` value; each maps to one renderer module (a test proves it)."""
+
+    TEXT = "text"
+    MARKDOWN = "markdown"
+    JSON = "json"
+    SARIF = "sarif"
+    GITHUB = "github"
+
+
+class FailOn(StrEnum):
+    """Every `--fail-on` value: the least severity that makes the exit status 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NEVER = "never"
 
 
 class Kind(StrEnum):
@@ -132,30 +153,52 @@ class Finding:
         }
 
 
-@dataclass(frozen=True)
-class RequestCounts:
-    """HTTP requests really sent in one run, by service, plus cache hits."""
+#: The request counters of CONTRACT.md's JSON report, in its order, always present.
+REQUEST_KEYS = ("arxiv", "github_graphql", "github_rest", "web", "cache_hits")
 
-    arxiv: int = 0
-    github_graphql: int = 0
-    github_rest: int = 0
-    web: int = 0
-    cache_hits: int = 0
+
+class RequestCounts(Mapping[str, int]):
+    """HTTP requests really sent in one run, by counter name, plus cache hits.
+
+    A mapping: CONTRACT.md's counters always (0 when unused), in their order, then any counter
+    a service added since uses, so a new service needs no field here.
+    """
+
+    def __init__(self, counts: Mapping[str, int] | None = None, /, **named: int) -> None:
+        given = {**(counts or {}), **named}
+        self._counts = {key: int(given.get(key, 0)) for key in REQUEST_KEYS}
+        self._counts.update((k, int(v)) for k, v in given.items() if k not in REQUEST_KEYS)
+
+    def __getitem__(self, name: str) -> int:
+        return self._counts[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._counts)
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def __repr__(self) -> str:
+        return f"RequestCounts({self._counts!r})"
+
+    arxiv = property(lambda self: self["arxiv"], doc="Requests to the arXiv API.")
+    github_graphql = property(lambda self: self["github_graphql"], doc="GitHub GraphQL calls.")
+    github_rest = property(lambda self: self["github_rest"], doc="GitHub REST calls.")
+    web = property(lambda self: self["web"], doc="Requests to web links.")
+    cache_hits = property(lambda self: self["cache_hits"], doc="Answers taken from the cache.")
+
+    def added(self) -> dict[str, int]:
+        """The counters beyond CONTRACT.md's (services added since), in first-counted order."""
+        return {k: v for k, v in self._counts.items() if k not in REQUEST_KEYS}
 
     def as_dict(self) -> dict[str, int]:
-        """The JSON shape of CONTRACT.md."""
-        return {
-            "arxiv": self.arxiv,
-            "github_graphql": self.github_graphql,
-            "github_rest": self.github_rest,
-            "web": self.web,
-            "cache_hits": self.cache_hits,
-        }
+        """The JSON shape of CONTRACT.md (then any added counter)."""
+        return dict(self._counts)
 
     @property
     def total(self) -> int:
         """Requests sent over the network (cache hits excluded)."""
-        return self.arxiv + self.github_graphql + self.github_rest + self.web
+        return sum(n for name, n in self._counts.items() if name != "cache_hits")
 
 
 @dataclass(frozen=True)
@@ -165,7 +208,7 @@ class EntryResult:
     entry: Entry
     metadata: Mapping[str, Any] = field(default_factory=dict)
     verdict: Verdict | None = None
-    scope: Mapping[str, Any] = field(default_factory=dict)
+    scope: Decision | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape of CONTRACT.md (plus `title`, `date`, `links` and `scope` detail)."""
@@ -182,8 +225,8 @@ class EntryResult:
                 {"role": lk.role, "url": lk.url, "subject": lk.subject} for lk in self.entry.links
             ],
         }
-        if self.scope:
-            out["scope"] = dict(self.scope)
+        if self.scope is not None:
+            out["scope"] = self.scope.as_dict()
         return out
 
 

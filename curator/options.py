@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.errors import UsageError
-from curator.model import Service, Severity
+from curator.model import FailOn, Format, Service, Severity
 
 #: CONTRACT.md environment variables -> Options field.
 ENV_VARS: dict[str, str] = {
@@ -60,7 +60,7 @@ class Options:
     output: str = ""
     changed_since: str = ""
     zh: str = ""
-    rules_dir: str = ""  # "": a rules/ folder next to the list, else the root's (rulesets.py)
+    rules_dir: str = ""  # "": a rules/ folder next to the list, else the root's (rulefiles)
     scope_preset: str = ""
     records_dir: str = "screening"
     date_tolerance_days: int = 7
@@ -180,8 +180,9 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
         # `paths = "data"` in TOML is one path, not four one-letter ones.
         raw = out["paths"]
         out["paths"] = (raw,) if isinstance(raw, str) else tuple(str(p) for p in raw)
-    if out.get("fail_on", "error") not in {"error", "warning", "never"}:
-        raise UsageError(f"--fail-on must be error, warning or never, not {out['fail_on']!r}")
+    if out.get("fail_on", "error") not in FAIL_ON:
+        choices = f"{', '.join(FAIL_ON[:-1])} or {FAIL_ON[-1]}"
+        raise UsageError(f"--fail-on must be {choices}, not {out['fail_on']!r}")
     if out.get("format", "text") not in FORMATS:
         raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {out['format']!r}")
     return out
@@ -204,8 +205,9 @@ def _numbers(out: dict[str, Any]) -> None:
         raise UsageError(f"bad setting: {exc}") from None
 
 
-#: Every `--format` value (curator.report.interface.Format, not imported here to stay fast).
-FORMATS = ("text", "markdown", "json", "sarif", "github")
+#: Every `--format` and `--fail-on` value, from their enums (curator.model).
+FORMATS = tuple(f.value for f in Format)
+FAIL_ON = tuple(f.value for f in FailOn)
 
 
 def _flag(value: Any) -> bool:

@@ -1,13 +1,14 @@
 """The flow of one `curator check`: load → select → resolve → check → scope → report.
 
-Only `load`, `resolve` and the git call of `select` touch the world; everything after the
-outcomes are known is pure. Implementations are found through the registries below, and
-imported only when used so that `curator --version` stays fast.
+Only the load stage (the list, its rules, screening records and second-language document),
+`resolve` and the git call of `select` touch the world; everything after the outcomes are
+known is pure. Sources, resolvers and checks are found through the typed
+registries below (the CLI imports this module only to run a check, so `curator --version`
+stays fast).
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -15,14 +16,20 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator import progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
+from curator.checks.links import check_links
+from curator.checks.papers import check_paper
+from curator.checks.repos import check_repo
 from curator.errors import InputError
 from curator.model import Entry, EntryResult, Finding, Kind, Report, Service, Severity, Verdict
 from curator.options import Options
+from curator.resolvers.arxiv import ArxivResolver
+from curator.resolvers.base import CachedResolver
+from curator.resolvers.github import GithubResolver
 from curator.resolvers.interface import (
     Blocked,
     Counter,
@@ -33,36 +40,38 @@ from curator.resolvers.interface import (
     Unverified,
 )
 from curator.resolvers.reach import settle_run
-from curator.sources.interface import Loaded
+from curator.resolvers.web import WebResolver
+from curator.rulefiles import load_rules, scope_not_checked
+from curator.sources.document import DocumentSource
+from curator.sources.interface import Loaded, Source
+from curator.sources.yaml_catalog import CatalogSource
 
-#: Service -> "module:Class" of its resolver.
-RESOLVERS: dict[Service, str] = {
-    Service.ARXIV: "curator.resolvers.arxiv:ArxivResolver",
-    Service.GITHUB: "curator.resolvers.github:GithubResolver",
-    Service.WEB: "curator.resolvers.web:WebResolver",
+if TYPE_CHECKING:
+    from curator.scope.records import Record
+
+#: Service -> its resolver: a new service is its resolver's file plus one line here (and its
+#: check's line below, when it has findings of its own).
+RESOLVERS: dict[Service, type[CachedResolver]] = {
+    Service.ARXIV: ArxivResolver,
+    Service.GITHUB: GithubResolver,
+    Service.WEB: WebResolver,
 }
 
-#: Service -> "module:function" of the check that reads that service's outcomes.
-CHECKS: dict[Service, str] = {
-    Service.ARXIV: "curator.checks.papers:check_paper",
-    Service.GITHUB: "curator.checks.repos:check_repo",
-    Service.WEB: "curator.checks.links:check_links",
+#: Service -> the check that reads that service's outcomes.
+CHECKS: dict[Service, Check] = {
+    Service.ARXIV: check_paper,
+    Service.GITHUB: check_repo,
+    Service.WEB: check_links,
 }
 
-#: Source formats by file suffix ("" = a folder): "module:Class".
-SOURCES: dict[str, str] = {
-    "": "curator.sources.yaml_catalog:CatalogSource",
-    ".yaml": "curator.sources.yaml_catalog:CatalogSource",
-    ".yml": "curator.sources.yaml_catalog:CatalogSource",
-    ".md": "curator.sources.document:DocumentSource",
-    ".markdown": "curator.sources.document:DocumentSource",
+#: Source formats by file suffix ("" = a folder), each built with the run's context.
+SOURCES: dict[str, Callable[[CheckContext], Source]] = {
+    "": CatalogSource,
+    ".yaml": CatalogSource,
+    ".yml": CatalogSource,
+    ".md": DocumentSource,
+    ".markdown": DocumentSource,
 }
-
-
-def load_object(spec: str) -> Any:
-    """Import `module:name` lazily."""
-    module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 @dataclass
@@ -75,8 +84,10 @@ class Resolved:
 
 
 # -- load ---------------------------------------------------------------------------------
-def load(paths: Sequence[str]) -> Loaded:
-    """Read every path with the source for its kind (folder, YAML file, Markdown document)."""
+def load(paths: Sequence[str], context: CheckContext | None = None) -> Loaded:
+    """Read every path with the source for its kind (folder, YAML file, Markdown document);
+    findings made while reading take the severities of `context` (the run's configuration)."""
+    ctx = context or CheckContext()
     entries: list[Entry] = []
     findings: list[Finding] = []
     files: list[str] = []
@@ -85,10 +96,10 @@ def load(paths: Sequence[str]) -> Loaded:
         path = Path(raw)
         if not path.exists():
             raise InputError("no such file or folder", raw)
-        spec = SOURCES.get("" if path.is_dir() else path.suffix.lower())
-        if spec is None:
+        source = SOURCES.get("" if path.is_dir() else path.suffix.lower())
+        if source is None:
             raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
-        got: Loaded = load_object(spec)().load(path)
+        got = source(ctx).load(path)
         entries.extend(got.entries)
         findings.extend(got.findings)
         files.extend(got.files)
@@ -154,7 +165,7 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
     cache = Cache(None if options.no_cache else options.resolved_cache_path())
     totals = {s: len(v) for s, v in subjects.items()}
     try:
-        resolvers = {s: _make_resolver(s, options, cache, result.counter, rules) for s in subjects}
+        resolvers = {s: RESOLVERS[s].build(options, cache, result.counter, rules) for s in subjects}
         with (
             progress.show(totals, result.counter) as shown,
             ThreadPoolExecutor(len(resolvers)) as pool,
@@ -164,7 +175,7 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
                 future.add_done_callback(_finisher(shown, service))
             for service, future in futures.items():
                 result.outcomes.update(future.result())
-                result.notes.extend(getattr(resolvers[service], "notes", []))
+                result.notes.extend(resolvers[service].notes)
     finally:
         result.notes.extend(cache.warnings)
         cache.close()
@@ -185,64 +196,12 @@ def _finisher(shown: progress.ServiceProgress, service: Service) -> Callable[[An
     return done
 
 
-def _make_resolver(
-    service: Service, options: Options, cache: Any, counter: Counter, rules: Mapping[str, Any]
-) -> Any:
-    cls = load_object(RESOLVERS[service])
-    if service is Service.WEB:
-        return cls(options, cache, counter, rules["links"])
-    return cls(options, cache, counter)
-
-
-# -- rules --------------------------------------------------------------------------------
-#: Service -> (rules key and file stem, "module:loader", "module:default factory" or "").
-RULES: dict[Service, tuple[str, str, str]] = {
-    Service.GITHUB: (
-        "projects",
-        "curator.checks.repo_rules:load_project_rules",
-        "curator.checks.repo_rules:ProjectRules",
-    ),
-    Service.WEB: (
-        "links",
-        "curator.checks.link_rules:load_link_rules",
-        "curator.checks.link_rules:LinkRules",
-    ),
-    Service.SCOPE: ("scope", "curator.scope.engine:load_rules", ""),
-}
-
-
-def load_rules(options: Options) -> dict[str, Any]:
-    """The rules files of the services in use; a missing file means the defaults (for scope:
-    the named preset, if any, else no scope check)."""
-    from curator.rulesets import load_scope_preset, rules_folder
-
-    folder = rules_folder(options)
-    rules: dict[str, Any] = {}
-    for service, (key, loader, default) in RULES.items():
-        if options.skips(service):
-            continue
-        path = folder / f"{key}.yaml"
-        if path.is_file():
-            rules[key] = load_object(loader)(path)
-        elif default:
-            rules[key] = load_object(default)()
-        elif service is Service.SCOPE and options.scope_preset:
-            rules[key] = load_scope_preset(options.scope_preset)
-    if "links" in rules:
-        from curator.checks.link_rules import with_trusted_allow
-
-        rules["links"] = with_trusted_allow(rules["links"], options.guard_allow)
-    return rules
-
-
 # -- check --------------------------------------------------------------------------------
 def run_checks(
     entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
 ) -> list[Finding]:
     """Every registered check over every entry (pure)."""
-    checks: list[Check] = [
-        load_object(spec) for s, spec in CHECKS.items() if not ctx.options.skips(s)
-    ]
+    checks = [check for s, check in CHECKS.items() if not ctx.options.skips(s)]
     findings: list[Finding] = []
     for entry in entries:
         for check in checks:
@@ -298,19 +257,31 @@ def paper_text(entry: Entry, outcome: Outcome | None) -> Any:
     )
 
 
-def check_screening_records(
-    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
-) -> list[Finding]:
-    """`record-*` findings when the list keeps screening records (`screening/*.json`)."""
-    folder = Path(ctx.options.root) / ctx.options.records_dir
-    if ctx.options.skips(Service.SCOPE) or not folder.is_dir():
-        return []
-    from curator.scope.records import check_records, load_records
+def screening_records(options: Options) -> list[Record] | None:
+    """The list's screening records (`screening/*.json`), read in the load stage; None when
+    it keeps none or the scope check is skipped."""
+    folder = Path(options.root) / options.records_dir
+    if options.skips(Service.SCOPE) or not folder.is_dir():
+        return None
+    from curator.scope.records import load_records
 
-    records = [r for path in sorted(folder.glob("*.json")) for r in load_records(path)]
+    return [r for path in sorted(folder.glob("*.json")) for r in load_records(path)]
+
+
+def check_screening_records(
+    entries: Sequence[Entry],
+    outcomes: Mapping[str, Outcome],
+    ctx: CheckContext,
+    records: Sequence[Record] | None,
+) -> list[Finding]:
+    """`record-*` findings when the list keeps screening records (pure)."""
+    if records is None:
+        return []
+    from curator.scope.records import check_records
+
     papers = [e for e in entries if e.kind is Kind.PAPER and e.subject.startswith("arxiv:")]
     findings = check_records(
-        records,
+        list(records),
         {e.subject: paper_text(e, outcomes.get(e.subject)) for e in papers},
         sources={e.subject: e.source for e in papers},
         context=ctx,
@@ -331,7 +302,7 @@ def _scope_one(
     entry = result.entry
     paper = paper_text(entry, outcome)
     decision = decide(paper, rules)
-    result = replace(result, verdict=Verdict(decision.verdict), scope=decision.as_dict())
+    result = replace(result, verdict=Verdict(decision.verdict), scope=decision)
     if not decision.code:
         return result, None
     quote = "; ".join(f'{q.field}: "{q.text}"' for q in decision.quotes[:3])
@@ -353,11 +324,14 @@ def _scope_one(
 def check(options: Options, now: Callable[[], datetime] | None = None) -> Report:
     """Run the pipeline for `options` and return the report (no printing, no exiting)."""
     started = time.monotonic()
-    loaded = load(options.paths)
+    ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
+    loaded = load(options.paths, ctx)
     selection = select(loaded, options)
     chosen = selection.entries
     rules = load_rules(options)
-    ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))(), rules)
+    ctx = replace(ctx, rules=rules)
+    chinese = load([options.zh], ctx) if options.zh else None
+    records = screening_records(options)
     # Duplicates are looked for across the whole list, reported at the chosen entries; an
     # offline finding on a changed line counts even when it belongs to no entry (no identity).
     offline = [
@@ -366,12 +340,10 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     resolved = resolve(chosen, options, rules)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
     results, scope_findings = apply_scope(chosen, resolved.outcomes, ctx)
-    scope_findings += check_screening_records(chosen, resolved.outcomes, ctx)
-    findings += translations(loaded, selection, ctx)
+    scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
+    findings += translations(loaded, chinese, selection, ctx)
     notes = list(dict.fromkeys([*loaded.notes, *skipped_note(options), *resolved.notes]))
     if "scope" not in rules and not options.skips(Service.SCOPE):
-        from curator.rulesets import scope_not_checked
-
         notes.append(scope_not_checked(options))
     if options.changed_since:
         notes.insert(
@@ -394,13 +366,15 @@ def skipped_note(options: Options) -> list[str]:
     return [f"not checked in this run: {', '.join(skipped)}"] if skipped else []
 
 
-def translations(loaded: Loaded, selection: Selection, ctx: CheckContext) -> list[Finding]:
-    """With `--zh`, entries missing from one language version, or with another ID or date."""
-    if not ctx.options.zh:
+def translations(
+    loaded: Loaded, chinese: Loaded | None, selection: Selection, ctx: CheckContext
+) -> list[Finding]:
+    """With `--zh` (its document read in the load stage), entries missing from one language
+    version, or with another ID or date (pure)."""
+    if chinese is None:
         return []
-    from curator.tools.bilingual import compare_documents
+    from curator.checks.bilingual import compare_documents
 
-    chinese = load([ctx.options.zh])
     found = compare_documents(loaded.entries, chinese.entries, ctx)
     if selection.changed is None:
         return found

@@ -16,7 +16,7 @@ from typing import TextIO
 from curator.model import Service
 from curator.resolvers.interface import Counter, Outcome, Unverified
 
-#: Which Counter fields belong to which service.
+#: Which Counter names belong to which service (a service not listed counts under its name).
 FIELDS: dict[Service, tuple[str, ...]] = {
     Service.ARXIV: ("arxiv",),
     Service.GITHUB: ("github_graphql", "github_rest"),
@@ -62,7 +62,7 @@ class ServiceProgress:
             finished, failed = set(self.done), set(self.failed)
         out = []
         for service, total in self.totals.items():
-            sent = sum(self.counter.get(name) for name in FIELDS.get(service, ()))
+            sent = sum(self.counter.get(name) for name in FIELDS.get(service, (service.value,)))
             done = total if service in finished else min(total, self.counter.done(service.value))
             mark = "…" if service not in finished else "✗" if service in failed else "✓"
             tail = " · could not be asked" if service in failed else ""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from curator.checks.interface import CheckContext
 from curator.checks.titles import compact
+from curator.context import CheckContext
 from curator.model import Entry, Finding, Kind
 
 

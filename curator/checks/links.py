@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from curator.checks.interface import CheckContext
-from curator.checks.link_rules import LinkRules
+from curator.context import CheckContext
 from curator.model import Entry, Finding, Service
 from curator.resolvers.interface import Blocked, Moved, NotFound, Outcome, Unverified
+from curator.rulefiles.links import LinkRules
 
 
 def check_links(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from curator.checks.interface import CheckContext
 from curator.checks.titles import titles_match
+from curator.context import CheckContext
 from curator.model import Entry, Finding, Kind
 from curator.resolvers.interface import Found, NotFound, Outcome, Unverified
 

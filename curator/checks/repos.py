@@ -12,10 +12,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from curator.checks.interface import CheckContext
-from curator.checks.repo_rules import ProjectRules
+from curator.context import CheckContext
 from curator.model import Entry, Finding
 from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
+from curator.rulefiles.projects import ProjectRules
 
 
 def check_repo(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:

@@ -59,8 +59,7 @@ class DiscoverReport:
 
 def scope_rules(options: Options) -> ScopeRules:
     """The list's rules/scope.yaml; UsageError when there is none."""
-    from curator.pipeline import load_rules
-    from curator.rulesets import rules_folder
+    from curator.rulefiles import load_rules, rules_folder
 
     rules = load_rules(options).get("scope")
     if not isinstance(rules, ScopeRules):

@@ -4,21 +4,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
-from curator.model import Report
-
-
-class Format(StrEnum):
-    """Every `--format` value; each maps to one renderer module (a test proves it)."""
-
-    TEXT = "text"
-    MARKDOWN = "markdown"
-    JSON = "json"
-    SARIF = "sarif"
-    GITHUB = "github"
-
+from curator.model import Format, Report
 
 #: Format -> module with a `render(report, ctx) -> str` function.
 RENDERERS: dict[Format, str] = {
@@ -35,3 +23,6 @@ def renderer(fmt: Format) -> Callable[[Report, Any], str]:
     module = importlib.import_module(RENDERERS[fmt])
     render: Callable[[Report, Any], str] = module.render
     return render
+
+
+__all__ = ["RENDERERS", "Format", "renderer"]

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.model import EntryResult, Finding, Report, Severity, Verdict
 from curator.report import sanitize as s
 from curator.report.context import RenderContext
+
+if TYPE_CHECKING:
+    from curator.scope.decision import Decision
 
 MARKER = "<!-- curator:report -->"
 CLEAN_MARKER = "<!-- curator:clean -->"
@@ -156,15 +159,18 @@ def scope_section(report: Report, ctx: RenderContext, rows: int | None = None) -
     return [*out, ""]
 
 
-def scope_evidence(scope: Mapping[str, Any]) -> str:
-    """The rule and the quoted evidence from a scope decision (tolerant of missing keys)."""
-    rule = scope.get("rule") or scope.get("rule_id") or ""
-    quote = scope.get("evidence") or scope.get("reason") or scope.get("quote") or ""
-    if isinstance(quote, (list, tuple)):
-        quote = " … ".join(str(q) for q in quote)
-    parts = [s.code(rule, 80)] if rule else []
-    if quote:
-        parts.append(f"“{s.text(quote, 300)}”")
+def scope_evidence(decision: Decision | None) -> str:
+    """The rules that decided, the sentences they quote and the learned scorer's score."""
+    if decision is None:
+        return ""
+    parts = [", ".join(s.code(rule, 80) for rule in decision.rules)] if decision.rules else []
+    if decision.scorer is not None and decision.scorer.flagged:
+        parts.append(
+            s.text(f"(score {decision.scorer.score:.2f} ≥ {decision.scorer.threshold:.2f})")
+        )
+    quoted = " … ".join(q.text for q in decision.quotes[:3]) or decision.reason
+    if quoted:
+        parts.append(f"“{s.text(quoted, 300)}”")
     return " ".join(parts)
 
 
@@ -243,6 +249,7 @@ def footer(report: Report, ctx: RenderContext, shape: Shape) -> str:
         f"GitHub GraphQL {req.github_graphql}",
         f"GitHub REST {req.github_rest}",
         f"web {req.web}",
+        *(f"{name.replace('_', ' ')} {n}" for name, n in req.added().items()),
         f"cache hits {req.cache_hits}",
     )
     line = f"<sub>Requests: {' · '.join(counts)} · {report.elapsed:.1f} s"

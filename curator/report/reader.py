@@ -28,6 +28,8 @@ from curator.model import (
     Source,
     Verdict,
 )
+from curator.scope.decision import SCHEMA as DECISION_SCHEMA
+from curator.scope.decision import Decision
 from curator.sources.text import read_text
 
 _SOURCE = {
@@ -56,7 +58,7 @@ SCHEMA: dict[str, Any] = {
                     "source": _SOURCE,
                     "metadata": {"type": "object"},
                     "verdict": {"enum": [*(v.value for v in Verdict), None]},
-                    "scope": {"type": "object"},
+                    "scope": DECISION_SCHEMA,
                     "links": {"type": "array", "items": {"type": "object"}},
                 },
             },
@@ -117,11 +119,10 @@ def load_report(data: Mapping[str, Any], name: str = "report") -> Report:
         where = "/".join(str(p) for p in exc.absolute_path) or "top"
         reason = f"not a curator JSON report (malformed at {where}: {exc.message})"
         raise InputError(reason[:300], name) from None
-    counts = {k: v for k, v in data["requests"].items() if k in RequestCounts.__dataclass_fields__}
     return Report(
         tuple(_entry(e) for e in data["entries"]),
         tuple(_finding(f) for f in data["findings"]),
-        RequestCounts(**counts),
+        RequestCounts(data["requests"]),
         tuple(data.get("notes") or ()),
         float(data.get("elapsed_seconds") or 0.0),
     )
@@ -182,7 +183,8 @@ def _entry(raw: Mapping[str, Any]) -> EntryResult:
         date=raw.get("date") or "",
     )
     verdict = Verdict(raw["verdict"]) if raw.get("verdict") else None
-    return EntryResult(entry, raw.get("metadata") or {}, verdict, raw.get("scope") or {})
+    scope = Decision.from_dict(raw["scope"]) if raw.get("scope") else None
+    return EntryResult(entry, raw.get("metadata") or {}, verdict, scope)
 
 
 def _finding(raw: Mapping[str, Any]) -> Finding:

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from curator.model import Report, Severity
+from curator.model import Report, RequestCounts, Severity
 from curator.report.sanitize import clean
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -52,6 +52,11 @@ def summary_line(report: Report) -> str:
     return (
         f"{s['entries']} entries: {s['errors']} errors, {s['warnings']} warnings, "
         f"{s['infos']} infos · requests: arxiv {r.arxiv}, github graphql {r.github_graphql}, "
-        f"github rest {r.github_rest}, web {r.web}, cache hits {r.cache_hits} · "
+        f"github rest {r.github_rest}, web {r.web}, {_added(r)}cache hits {r.cache_hits} · "
         f"{report.elapsed:.1f}s"
     )
+
+
+def _added(counts: RequestCounts) -> str:
+    """`name N, ` for each counter of a service added since CONTRACT.md's."""
+    return "".join(f"{name.replace('_', ' ')} {n}, " for name, n in counts.added().items())

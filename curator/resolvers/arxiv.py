@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -30,6 +30,7 @@ from curator.resolvers.arxiv_atom import (
     rejected_ids,
 )
 from curator.resolvers.arxiv_pages import EMPTY_ONLY, EmptyPages, with_control
+from curator.resolvers.base import CachedResolver
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.http import (
     TRANSIENT_ERRORS,
@@ -156,10 +157,11 @@ if _PACKAGE_LOG.level == logging.NOTSET:
 LAST_REQUEST = "arxiv:last-request"
 
 
-class ArxivResolver:
+class ArxivResolver(CachedResolver):
     """Resolves `arxiv:<id>` subjects to Found / NotFound / Unverified (see module doc)."""
 
     service = Service.ARXIV
+    cache_name = SERVICE
 
     def __init__(
         self,
@@ -169,47 +171,55 @@ class ArxivResolver:
         *,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.options = options
-        self.cache = cache
-        self.counter = counter
+        super().__init__(options, cache, counter)
         self.sleep = sleep
-        self.notes: list[str] = []
         self._pacer = Pacer(options.arxiv_delay, sleep=sleep)
+        self._asked: dict[str, str] = {}  # base ID -> subject asked
+        self._aliases: dict[str, str] = {}  # another spelling (with a version) -> subject asked
+
+    @property
+    def ttl(self) -> float:
+        """arXiv metadata stays fresh for options.ttl_arxiv."""
+        return self.options.ttl_arxiv
 
     def handles(self, subject: str) -> bool:
         """True for `arxiv:` subjects."""
         return subject.startswith(PREFIX)
 
-    def resolve(self, subjects: Sequence[str]) -> dict[str, Outcome]:
-        """An outcome for every subject: cache first, then one request per batch."""
+    def admit(self, subjects: list[str]) -> tuple[dict[str, Outcome], list[str]]:
+        """One subject per paper (versions are aliases); malformed IDs are not asked."""
         out: dict[str, Outcome] = {}
-        asked: dict[str, str] = {}  # base ID -> subject
-        aliases: dict[str, str] = {}  # another spelling (with a version) -> subject asked
-        for subject in dict.fromkeys(subjects):
+        self._asked, self._aliases = {}, {}
+        for subject in subjects:
             parsed = parse_arxiv_id(subject[len(PREFIX) :]) if self.handles(subject) else None
             if parsed is None:
                 out[subject] = Unverified(subject, "not a well-formed arXiv identifier; not asked")
-            elif parsed.base in asked:
-                aliases[subject] = asked[parsed.base]
+            elif parsed.base in self._asked:
+                self._aliases[subject] = self._asked[parsed.base]
             else:
-                asked[parsed.base] = subject
-        split = self.cache.split(
-            SERVICE,
-            list(asked.values()),
-            ttl=self.options.ttl_arxiv,
-            offline=self.options.offline,
-            decode=_decode,
-            counter=self.counter,
-            ttl_not_found=self.options.ttl_not_found,
-        )
-        out.update(split.hits)
-        out.update(split.offline)
-        missing = [base for base, subject in asked.items() if subject not in out]
-        if missing:
-            out.update(self._fetch(missing, asked))
-        for alias, subject in aliases.items():
+                self._asked[parsed.base] = subject
+        return out, list(self._asked.values())
+
+    def fetch(self, subjects: list[str], stored: Mapping[str, CacheItem]) -> dict[str, Outcome]:
+        """Ask arXiv in batches, one request per batch."""
+        ask = set(subjects)
+        return self._fetch([b for b, s in self._asked.items() if s in ask], self._asked)
+
+    def finish(self, subjects: list[str], out: dict[str, Outcome]) -> dict[str, Outcome]:
+        """Every alias gets the outcome of the spelling asked."""
+        for alias, subject in self._aliases.items():
             out[alias] = dataclasses.replace(out[subject], subject=alias)
         return out
+
+    def decode(self, subject: str, item: CacheItem) -> Outcome:
+        """A cached answer: "not found", or the metadata of a paper found."""
+        return not_found_from(subject, item) or Found(subject, item.value)
+
+    def encode(self, outcome: Outcome) -> dict[str, Any] | None:
+        """A paper's metadata as is; "not found" briefly; nothing else."""
+        if isinstance(outcome, NotFound):
+            return not_found_value(outcome)
+        return dict(outcome.meta) if isinstance(outcome, Found) else None
 
     def _fetch(self, bases: list[str], asked: Mapping[str, str]) -> dict[str, Outcome]:
         """Ask arXiv about `bases` in batches over one paced connection."""
@@ -356,23 +366,14 @@ class ArxivResolver:
         """Outcomes of one answered batch, cached (a "not found" only briefly; a partial
         record not at all)."""
         out: dict[str, Outcome] = {}
-        rows: list[tuple[str, dict[str, Any], str]] = []
         for base in batch:
             subject = asked[base]
             meta = found.get(base)
             if base in partial:
                 out[subject] = Unverified(subject, "arXiv sent an incomplete record; not judged")
             elif meta is None:
-                missing = NotFound(subject, "arXiv has no paper with this identifier")
-                out[subject] = missing
-                rows.append((subject, not_found_value(missing), ""))
+                out[subject] = NotFound(subject, "arXiv has no paper with this identifier")
             else:
                 out[subject] = Found(subject, meta)
-                rows.append((subject, meta, ""))
-        self.cache.put_many(SERVICE, rows)
+        self.store(out)
         return out
-
-
-def _decode(subject: str, item: CacheItem) -> Outcome:
-    """A cached answer: "not found", or the metadata of a paper found."""
-    return not_found_from(subject, item) or Found(subject, item.value)

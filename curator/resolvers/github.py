@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from curator.model import Service
 from curator.options import Options
+from curator.resolvers.base import CachedResolver
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.github_http import Answer, Failure, GithubHttp
 from curator.resolvers.github_parse import (
@@ -44,10 +45,11 @@ SLOW_NOTE = (
 )
 
 
-class GithubResolver:
+class GithubResolver(CachedResolver):
     """Resolves `github:owner/repo` subjects; `notes` collects run-level remarks."""
 
     service = Service.GITHUB
+    cache_name = CACHE_SERVICE
 
     def __init__(
         self,
@@ -58,42 +60,55 @@ class GithubResolver:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.options = options
-        self.cache = cache
-        self.counter = counter
-        self.notes: list[str] = []
+        super().__init__(options, cache, counter)
         self._token = options.github_token.strip()  # a blank token is no token
         self._sleep = sleep
         self._clock = clock
+
+    @property
+    def ttl(self) -> float:
+        """Repository metadata stays fresh for options.ttl_github."""
+        return self.options.ttl_github
 
     def handles(self, subject: str) -> bool:
         """True for `github:` subjects."""
         return subject.startswith("github:")
 
-    def resolve(self, subjects: Sequence[str]) -> dict[str, Outcome]:
-        """An outcome for every subject: cache first, then GitHub for the rest."""
-        wanted = list(dict.fromkeys(subjects))
+    def admit(self, subjects: list[str]) -> tuple[dict[str, Outcome], list[str]]:
+        """Only `github:owner/repo` subjects are asked."""
         out: dict[str, Outcome] = {}
-        valid = [s for s in wanted if split_subject(s) is not None]
-        for subject in wanted:
+        for subject in subjects:
             if split_subject(subject) is None:
                 out[subject] = Unverified(subject, "not a github:owner/repo subject")
-        split = self.cache.split(
-            CACHE_SERVICE,
-            valid,
-            ttl=self.options.ttl_github,
-            offline=self.options.offline,
-            decode=_cached_outcome,
-            counter=self.counter,
-            ttl_not_found=self.options.ttl_not_found,
-        )
-        out.update(split.hits)
-        out.update(split.offline)
-        if split.ask:
-            out.update(self._ask_github(split.ask, split.stored))
+        return out, [s for s in subjects if s not in out]
+
+    def fetch(self, subjects: list[str], stored: Mapping[str, CacheItem]) -> dict[str, Outcome]:
+        """Ask GitHub (GraphQL with a token, REST with ETags without)."""
+        return self._ask_github(subjects, dict(stored))
+
+    def finish(self, subjects: list[str], out: dict[str, Outcome]) -> dict[str, Outcome]:
+        """Say when the slow path was taken; never let the token into a reason."""
+        valid = any(split_subject(s) is not None for s in subjects)
         if valid and not self._token and not self.options.offline and SLOW_NOTE not in self.notes:
             self.notes.append(SLOW_NOTE)
-        return {s: _scrub(out[s], self._token) for s in wanted}
+        return {s: _scrub(out[s], self._token) for s in subjects}
+
+    def decode(self, subject: str, item: CacheItem) -> Outcome | None:
+        """Found, Moved or NotFound from a cache entry; None for an entry of unknown shape."""
+        return _cached_outcome(subject, item)
+
+    def encode(self, outcome: Outcome) -> dict[str, Any] | None:
+        """Found and Moved with their metadata, NotFound briefly (scrubbed), never an error."""
+        if isinstance(outcome, NotFound):
+            # The reason quotes GitHub's message: scrub it like every reason we show.
+            scrubbed = _scrub(outcome, self._token)
+            assert isinstance(scrubbed, NotFound)
+            return not_found_value(scrubbed)
+        if isinstance(outcome, Found):
+            return {"outcome": "found", "meta": dict(outcome.meta)}
+        if isinstance(outcome, Moved):
+            return {"outcome": "moved", "new_url": outcome.new_url, "meta": dict(outcome.meta)}
+        return None
 
     def _ask_github(self, pending: list[str], cached: dict[str, CacheItem]) -> dict[str, Outcome]:
         """GraphQL batches with a token, REST one by one without."""
@@ -113,7 +128,7 @@ class GithubResolver:
             batch = subjects[start : start + BATCH_SIZE]
             out.update(self._graphql_batch(batch, http))
             self.counter.finished(CACHE_SERVICE, len(batch))
-        self._store(out, etag="")
+        self.store(out, etag="")
         return out
 
     def _graphql_batch(self, batch: list[str], http: GithubHttp) -> dict[str, Outcome]:
@@ -187,7 +202,7 @@ class GithubResolver:
             return Unverified(subject, "GitHub said not modified, but the cache entry is unusable")
         if answer.status in (404, 410, 451):
             missing = NotFound(subject, _status_reason(answer, "REST"))
-            self._store({subject: missing}, etag="")
+            self.store({subject: missing}, etag="")
             return missing
         if answer.status != 200:
             return Unverified(subject, _status_reason(answer, "REST"))
@@ -195,25 +210,8 @@ class GithubResolver:
             outcome = outcome_from_meta(subject, meta_from_rest(answer.json()))
         except ValueError:
             return Unverified(subject, "malformed JSON from GitHub REST")
-        self._store({subject: outcome}, etag=answer.headers.get("etag", ""))
+        self.store({subject: outcome}, etag=answer.headers.get("etag", ""))
         return outcome
-
-    # -- cache ------------------------------------------------------------------------------
-    def _store(self, outcomes: dict[str, Outcome], etag: str) -> None:
-        """Cache Found and Moved outcomes, and NotFound briefly (never errors)."""
-        rows: list[tuple[str, dict[str, Any], str]] = []
-        for subject, outcome in outcomes.items():
-            if isinstance(outcome, NotFound):
-                # The reason quotes GitHub's message: scrub it like every reason we show.
-                scrubbed = _scrub(outcome, self._token)
-                assert isinstance(scrubbed, NotFound)
-                rows.append((subject, not_found_value(scrubbed), ""))
-            elif isinstance(outcome, Found):
-                rows.append((subject, {"outcome": "found", "meta": dict(outcome.meta)}, etag))
-            elif isinstance(outcome, Moved):
-                value = {"outcome": "moved", "new_url": outcome.new_url, "meta": dict(outcome.meta)}
-                rows.append((subject, value, etag))
-        self.cache.put_many(CACHE_SERVICE, rows)
 
 
 def _conditional(item: CacheItem | None) -> dict[str, str]:

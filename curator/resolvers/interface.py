@@ -93,7 +93,7 @@ class Counter:
             return self._done.get(service, 0)
 
     def add(self, name: str, n: int = 1) -> None:
-        """Count `n` requests for `name` (a RequestCounts field name)."""
+        """Count `n` requests for `name` (a RequestCounts counter)."""
         with self._lock:
             self._counts[name] = self._counts.get(name, 0) + n
 
@@ -105,7 +105,7 @@ class Counter:
     def snapshot(self) -> RequestCounts:
         """The tallies as a frozen RequestCounts."""
         with self._lock:
-            return RequestCounts(**{k: v for k, v in self._counts.items()})
+            return RequestCounts(self._counts)
 
 
 class Resolver(Protocol):

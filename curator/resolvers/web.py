@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from typing import Any
@@ -23,9 +23,9 @@ from urllib.parse import urldefrag, urljoin
 
 import httpx
 
-from curator.checks.link_rules import LinkRules
 from curator.model import Service
 from curator.options import Options
+from curator.resolvers.base import CachedResolver
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.guard import address_reason, check_url, parse_host_address
 from curator.resolvers.interface import (
@@ -38,6 +38,7 @@ from curator.resolvers.interface import (
     Unverified,
 )
 from curator.resolvers.web_outcome import Answer, Failure, Hop, final_outcome, tls_failure
+from curator.rulefiles.links import LinkRules
 
 #: (host, port) -> addresses, as socket.getaddrinfo would give; tests pass their own.
 Lookup = Callable[[str, int], list[str]]
@@ -67,10 +68,12 @@ def system_lookup(host: str, port: int) -> list[str]:
     return sorted(addresses, key=lambda a: ":" in a)
 
 
-class WebResolver:
+class WebResolver(CachedResolver):
     """Checks every http(s) link subject; an outcome for each, Blocked for refused ones."""
 
     service = Service.WEB
+    cache_name = Service.WEB.value
+    offline_reason = "offline, and not in the cache"
 
     def __init__(
         self,
@@ -81,11 +84,21 @@ class WebResolver:
         *,
         lookup: Lookup = system_lookup,
     ) -> None:
-        self.options = options
-        self.cache = cache
-        self.counter = counter
+        super().__init__(options, cache, counter)
         self.rules = rules
         self.lookup = lookup
+
+    @classmethod
+    def build(
+        cls, options: Options, cache: Cache, counter: Counter, rules: Mapping[str, Any]
+    ) -> CachedResolver:
+        """The web resolver reads rules/links.yaml (bot walls, ignores, protected domains)."""
+        return cls(options, cache, counter, rules["links"])
+
+    @property
+    def ttl(self) -> float:
+        """A link's answer stays fresh for options.ttl_web."""
+        return self.options.ttl_web
 
     def handles(self, subject: str) -> bool:
         """True for URL subjects that are not ignored (not arxiv: or github: ones)."""
@@ -103,11 +116,11 @@ class WebResolver:
             protected=self.rules.protected,
         )
 
-    def resolve(self, subjects: Sequence[str]) -> dict[str, Outcome]:
-        """An outcome for every subject: guard, cache, then the network for the rest."""
+    def admit(self, subjects: list[str]) -> tuple[dict[str, Outcome], list[str]]:
+        """Ignored links are found as they are; links the guard refuses are Blocked."""
         out: dict[str, Outcome] = {}
         allowed: list[str] = []
-        for subject in dict.fromkeys(subjects):
+        for subject in subjects:
             reason = self.guard(subject)
             if self.rules.ignores(subject):
                 out[subject] = Found(subject, {"ignored": True})
@@ -115,27 +128,16 @@ class WebResolver:
                 out[subject] = Blocked(subject, reason)
             else:
                 allowed.append(subject)
-        split = self.cache.split(
-            Service.WEB.value,
-            allowed,
-            ttl=self.options.ttl_web,
-            offline=self.options.offline,
-            decode=self._from_cache,
-            counter=self.counter,
-            offline_reason="offline, and not in the cache",
-            ttl_not_found=self.options.ttl_not_found,
-        )
-        out.update(split.hits)
-        out.update(split.offline)
-        todo = split.ask
-        if todo:
-            fetched = self._run(todo)
-            self._store(fetched)
-            out.update(fetched)
-        return out
+        return out, allowed
+
+    def fetch(self, subjects: list[str], stored: Mapping[str, CacheItem]) -> dict[str, Outcome]:
+        """Check the links over the network, then keep what they answered."""
+        fetched = self._run(subjects)
+        self.store(fetched)
+        return fetched
 
     # -- cache ----------------------------------------------------------------------------
-    def _from_cache(self, subject: str, item: CacheItem) -> Outcome | None:
+    def decode(self, subject: str, item: CacheItem) -> Outcome | None:
         """The stored outcome, unless it was stored while private hosts were allowed."""
         value = item.value
         if value.get("private") and not self.options.allow_private_hosts:
@@ -151,23 +153,18 @@ class WebResolver:
             return Found(subject, meta)
         return None
 
-    def _store(self, outcomes: dict[str, Outcome]) -> None:
-        """Cache Found and Moved answers, a server's NotFound briefly, and never a failure
-        of the transport (DNS, TLS): errors must not outlive an outage."""
-        rows: list[tuple[str, dict[str, Any], str]] = []
+    def encode(self, outcome: Outcome) -> dict[str, Any] | None:
+        """Found and Moved answers, a server's NotFound (briefly), and never a failure of the
+        transport (DNS, TLS): errors must not outlive an outage."""
         private = self.options.allow_private_hosts
-        for subject, outcome in outcomes.items():
-            if isinstance(outcome, Found):
-                value = {"outcome": "found", "meta": dict(outcome.meta), "private": private}
-            elif isinstance(outcome, Moved):
-                value = {"outcome": "moved", "new_url": outcome.new_url,
-                         "meta": dict(outcome.meta), "private": private}  # fmt: skip
-            elif isinstance(outcome, NotFound) and not outcome.transport:
-                value = {**not_found_value(outcome), "private": private}
-            else:
-                continue
-            rows.append((subject, value, ""))
-        self.cache.put_many(Service.WEB.value, rows)
+        if isinstance(outcome, Found):
+            return {"outcome": "found", "meta": dict(outcome.meta), "private": private}
+        if isinstance(outcome, Moved):
+            return {"outcome": "moved", "new_url": outcome.new_url,
+                    "meta": dict(outcome.meta), "private": private}  # fmt: skip
+        if isinstance(outcome, NotFound) and not outcome.transport:
+            return {**not_found_value(outcome), "private": private}
+        return None
 
     # -- network --------------------------------------------------------------------------
     def _run(self, subjects: list[str]) -> dict[str, Outcome]:

@@ -10,8 +10,8 @@ from typing import Any
 
 import httpx
 
-from curator.checks.link_rules import LinkRules
 from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
+from curator.rulefiles.links import LinkRules
 
 PERMANENT = frozenset({301, 308})
 GONE = frozenset({404, 410})

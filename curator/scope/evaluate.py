@@ -1,23 +1,21 @@
 """Measure the scope rules on labelled screening records: maintainer decision x curator verdict.
 
 `python -m curator.scope.evaluate --records DIR [--rules rules/scope.yaml] [--out FILE]`
-writes the Markdown report (docs/scope-evaluation.md in this repository): the time and random
-splits with the learned scorer trained on the training part (curator/scope/splits.py), then
-the rules alone on every record.
+(its command line: curator/cli/evaluate.py) writes the Markdown report
+(docs/scope-evaluation.md in this repository): the time and random splits with the learned
+scorer trained on the training part (curator/scope/splits.py), then the rules alone on every
+record.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import re
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from curator.errors import CuratorError
 from curator.model import Verdict
 from curator.scope.engine import Decision, PaperText, decide
 from curator.scope.records import Record, load_records
@@ -300,30 +298,18 @@ def load_all(folder: Path) -> tuple[list[Record], list[str]]:
     return records, [p.name for p in files]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: write the evaluation Markdown; exit 2 on bad input."""
-    parser = argparse.ArgumentParser(prog="python -m curator.scope.evaluate")
-    parser.add_argument("--records", default="screening", help="folder of *-review.json files")
-    parser.add_argument("--rules", default="rules/scope.yaml")
-    parser.add_argument("--out", default="docs/scope-evaluation.md", help="'-' for stdout")
-    args = parser.parse_args(argv)
-    try:
-        rules = load_rules(Path(args.rules))
-        records, names = load_all(Path(args.records))
-    except CuratorError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+def evaluation(rules_path: Path, records: Path) -> str:
+    """The evaluation Markdown of the rules at `rules_path` on the records in `records`."""
+    rules = load_rules(rules_path)
+    found, names = load_all(records)
     from curator.scope.splits import both_splits, render
 
     bare = replace(rules, scorer=None)  # the shipped scorer saw every record: never score with it
-    text = render_markdown(cases(records, bare), bare, names, render(*both_splits(records, bare)))
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(text, encoding="utf-8")
-    return 0
+    return render_markdown(cases(found, bare), bare, names, render(*both_splits(found, bare)))
 
 
 if __name__ == "__main__":
+    # The documented entry point; its command line lives in the CLI layer.
+    from curator.cli.evaluate import main
+
     raise SystemExit(main())

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curator.checks.interface import CheckContext
+from curator.context import CheckContext
 from curator.errors import InputError
 from curator.model import Finding, Source
 from curator.normalize import parse_arxiv_id

@@ -14,10 +14,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from curator.codes import CODES
 from curator.errors import InputError
+from curator.located_yaml import LocatedMap, load_located
 from curator.model import Verdict
 from curator.sources.text import read_text
 
@@ -128,37 +127,6 @@ def compile_phrase(phrase: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
 
 
-class _Map(dict[str, Any]):
-    """A YAML mapping that remembers the line it started on and the line of each key."""
-
-    line: int = 0
-    key_lines: dict[str, int]
-
-    def line_of(self, key: str) -> int:
-        """The line of `key`, else the mapping's own line."""
-        return self.key_lines.get(key, self.line)
-
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader whose mappings carry their line and refuse duplicate keys."""
-
-
-def _construct_map(loader: _Loader, node: yaml.MappingNode) -> _Map:
-    out = _Map()
-    out.line = node.start_mark.line + 1
-    out.key_lines = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in out:
-            raise InputError(f"duplicate key {key!r}", "", key_node.start_mark.line + 1)
-        out[key] = loader.construct_object(value_node, deep=True)
-        out.key_lines[str(key)] = key_node.start_mark.line + 1
-    return out
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
-
-
 def load_rules(path: Path) -> ScopeRules:
     """Read and validate a scope rules file; InputError with file and line when malformed."""
     name = path.as_posix()
@@ -175,21 +143,13 @@ def load_rules(path: Path) -> ScopeRules:
 
 def parse_rules(text: str, name: str = "rules/scope.yaml") -> ScopeRules:
     """Validate rules from YAML text; `name` is used in error messages."""
-    try:
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
-    except InputError as exc:
-        raise InputError(exc.message, name, exc.line) from None
-    except yaml.MarkedYAMLError as exc:
-        line = exc.problem_mark.line + 1 if exc.problem_mark else 0
-        raise InputError(f"invalid YAML: {exc.problem or exc}", name, line) from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"invalid YAML: {exc}", name) from None
-    if not isinstance(data, _Map):
+    data = load_located(text, name)
+    if not isinstance(data, LocatedMap):
         raise InputError("expected a mapping with `policy` and `rules`", name, 1)
     return _build(data, name)
 
 
-def _build(data: _Map, name: str) -> ScopeRules:
+def _build(data: LocatedMap, name: str) -> ScopeRules:
     _known(data, {"version", "policy", "rules", "records", "scorer"}, name)
     policy = str(data.get("policy", ""))
     if not policy:
@@ -266,7 +226,7 @@ _RULE_KEYS = {
 
 def _rule(item: Any, name: str, parent_line: int) -> Rule:
     """One validated Rule from its YAML mapping."""
-    if not isinstance(item, _Map):
+    if not isinstance(item, LocatedMap):
         raise InputError("each rule must be a mapping", name, parent_line)
     line = item.line
     _known(item, _RULE_KEYS, name)
@@ -308,7 +268,7 @@ def _rule(item: Any, name: str, parent_line: int) -> Rule:
     )
 
 
-def _known(item: _Map, allowed: set[str], name: str) -> None:
+def _known(item: LocatedMap, allowed: set[str], name: str) -> None:
     unknown = sorted(str(k) for k in item if k not in allowed)
     if unknown:
         raise InputError(
@@ -326,7 +286,7 @@ def _unique_ids(rules: Sequence[Rule], name: str) -> None:
         seen.add(rule.id)
 
 
-def _description(item: _Map, where: str, name: str) -> tuple[str, str]:
+def _description(item: LocatedMap, where: str, name: str) -> tuple[str, str]:
     desc = item.get("description")
     if not isinstance(desc, Mapping) or not desc.get("en") or not desc.get("zh"):
         raise InputError(
@@ -335,7 +295,7 @@ def _description(item: _Map, where: str, name: str) -> tuple[str, str]:
     return " ".join(str(desc["en"]).split()), " ".join(str(desc["zh"]).split())
 
 
-def _fields(item: _Map, where: str, name: str) -> tuple[str, ...]:
+def _fields(item: LocatedMap, where: str, name: str) -> tuple[str, ...]:
     fields = tuple(str(f) for f in _list(item, "fields", where, name)) or EVIDENCE_FIELDS
     bad = [f for f in fields if f not in FIELDS]
     if bad:
@@ -345,7 +305,7 @@ def _fields(item: _Map, where: str, name: str) -> tuple[str, ...]:
     return fields
 
 
-def _verdict(item: _Map, kind: Kind, where: str, name: str) -> Verdict:
+def _verdict(item: LocatedMap, kind: Kind, where: str, name: str) -> Verdict:
     default = {Kind.GATE: "exclude", Kind.CORE: "include"}.get(kind, "review")
     try:
         verdict = Verdict(str(item.get("verdict", default)))
@@ -359,7 +319,7 @@ def _verdict(item: _Map, kind: Kind, where: str, name: str) -> Verdict:
     return verdict
 
 
-def _list(item: _Map, key: str, where: str, name: str) -> list[Any]:
+def _list(item: LocatedMap, key: str, where: str, name: str) -> list[Any]:
     value = item.get(key, [])
     if not isinstance(value, list):
         raise InputError(where + f"`{key}` must be a list", name, item.line_of(key))
@@ -367,7 +327,7 @@ def _list(item: _Map, key: str, where: str, name: str) -> list[Any]:
 
 
 def _patterns(
-    item: _Map, key: str, where: str, name: str, required: bool = False
+    item: LocatedMap, key: str, where: str, name: str, required: bool = False
 ) -> tuple[Pattern, ...]:
     raw = _list(item, key, where, name)
     if required and not raw:
@@ -387,11 +347,11 @@ def _patterns(
     return tuple(out)
 
 
-def _aspects(item: _Map, kind: Kind, where: str, name: str) -> dict[str, tuple[Pattern, ...]]:
+def _aspects(item: LocatedMap, kind: Kind, where: str, name: str) -> dict[str, tuple[Pattern, ...]]:
     raw = item.get("aspects")
     if raw is None and kind is not Kind.SKILL:
         return {}
-    if not isinstance(raw, _Map) or not raw:
+    if not isinstance(raw, LocatedMap) or not raw:
         raise InputError(
             where + "`aspects` must map aspect names to phrases", name, item.line_of("aspects")
         )

@@ -21,7 +21,8 @@ from typing import Any
 from curator.codes import CODES
 from curator.errors import InputError
 from curator.model import Verdict
-from curator.scope.engine import SCORER_ID, Decision, PaperText, Quote, sentences
+from curator.scope.decision import SCORER_ID, Contribution, Decision, PaperText, Quote
+from curator.scope.engine import sentences
 from curator.scope.rules import VERDICT_CODES
 from curator.sources.text import read_text
 
@@ -64,31 +65,6 @@ def _sentence_terms(abstract: str) -> list[tuple[int, int, set[str]]]:
 def paper_terms(title: str, abstract: str) -> set[str]:
     """The features of a paper: its title's and its abstract sentences' terms."""
     return terms(title).union(*(found for _, _, found in _sentence_terms(abstract)))
-
-
-@dataclass(frozen=True)
-class Contribution:
-    """What the scorer said about one paper: probability, threshold, terms and quotes."""
-
-    score: float
-    threshold: float
-    terms: tuple[tuple[str, float], ...]
-    quotes: tuple[Quote, ...]
-
-    @property
-    def flagged(self) -> bool:
-        """True when the score reaches the threshold: the scorer asks for review."""
-        return self.score >= self.threshold
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape (inside the report entry's `scope`)."""
-        return {
-            "score": round(self.score, 4),
-            "threshold": round(self.threshold, 4),
-            "flagged": self.flagged,
-            "terms": [{"term": t, "weight": round(w, 4)} for t, w in self.terms],
-            "quotes": [q.as_dict() for q in self.quotes],
-        }
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from curator.checks.interface import CheckContext
+from curator.context import CheckContext
 from curator.model import Entry, Finding, Kind, Link, Source
 from curator.normalize import (
     arxiv_id_in_url,

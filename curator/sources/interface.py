@@ -20,7 +20,8 @@ class Loaded:
 
 
 class Source(Protocol):
-    """A format of input. Raises curator.errors.InputError for unreadable input only."""
+    """A format of input, built with the run's CheckContext (so that findings made while
+    reading take the configured severities). Raises InputError for unreadable input only."""
 
     name: str
 

@@ -17,8 +17,9 @@ from typing import Any
 import jsonschema
 import yaml
 
-from curator.checks.interface import CheckContext
+from curator.context import CheckContext
 from curator.errors import InputError
+from curator.located_yaml import compose, construct, line_of, written_keys
 from curator.model import Entry, Finding, Kind, Link, Source
 from curator.normalize import (
     arxiv_id_in_url,
@@ -28,10 +29,7 @@ from curator.normalize import (
     url_subject,
 )
 from curator.sources.interface import Loaded
-from curator.sources.safe_yaml import compose, construct, line_of, written_keys
 from curator.sources.text import read_text
-
-_CTX = CheckContext()
 
 
 @cache
@@ -75,6 +73,9 @@ class CatalogSource:
 
     name = "yaml"
 
+    def __init__(self, context: CheckContext | None = None) -> None:
+        self.context = context or CheckContext()
+
     def accepts(self, path: Path) -> bool:
         """Folders and .yaml/.yml files."""
         return path.is_dir() or path.suffix.lower() in {".yaml", ".yml"}
@@ -85,7 +86,7 @@ class CatalogSource:
         entries: list[Entry] = []
         findings: list[Finding] = []
         for file in files:
-            got = load_file(file)
+            got = load_file(file, self.context)
             entries.extend(got.entries)
             findings.extend(got.findings)
         return Loaded(tuple(entries), tuple(findings), tuple(display_path(f) for f in files))
@@ -103,8 +104,9 @@ def catalog_files(path: Path) -> list[Path]:
     return files
 
 
-def load_file(path: Path) -> Loaded:
-    """Entries and offline findings of one catalogue file."""
+def load_file(path: Path, context: CheckContext | None = None) -> Loaded:
+    """Entries and offline findings of one catalogue file (severities from `context`)."""
+    ctx = context or CheckContext()
     name = display_path(path)
     node = compose(read_text(path, name), name)
     if node is None:
@@ -113,7 +115,7 @@ def load_file(path: Path) -> Loaded:
     errors = sorted(_validator().iter_errors(data), key=lambda e: _path_key(e.absolute_path))
     _raise_structure_error(errors, node, name)
     bad_items = _item_errors(errors, node, name)
-    return _entries(data, node, name, bad_items)
+    return _entries(data, node, name, bad_items, ctx)
 
 
 def _raise_structure_error(errors: list[Any], node: yaml.Node, name: str) -> None:
@@ -181,7 +183,11 @@ def _plain(err: Any) -> str:
 
 
 def _entries(
-    data: dict[str, Any], node: yaml.Node, name: str, bad: dict[tuple[str, int], list[str]]
+    data: dict[str, Any],
+    node: yaml.Node,
+    name: str,
+    bad: dict[tuple[str, int], list[str]],
+    ctx: CheckContext,
 ) -> Loaded:
     """Build entries; invalid items yield `entry-invalid` (and an entry when identifiable)."""
     section = str(data.get("section", ""))
@@ -190,15 +196,15 @@ def _entries(
     for list_key, index, item in _items(data):
         source = Source(name, line_of(node, [list_key, index]))
         build = {"papers": _paper, "projects": _project, "links": _plain_link}[list_key]
-        entry, offline = build(item, source, section)
+        entry, offline = build(item, source, section, ctx)
         findings.extend(offline)
         if entry is not None:
-            findings.extend(_bad_arxiv_links(entry, source))
+            findings.extend(_bad_arxiv_links(entry, source, ctx))
         problems = bad.get((list_key, index), [])
         if problems:
             subject = entry.subject if entry else f"{name}:{source.line}"
             findings.append(
-                _CTX.finding(
+                ctx.finding(
                     "entry-invalid",
                     subject,
                     source,
@@ -224,7 +230,7 @@ def _text(item: dict[str, Any], key: str) -> str:
 
 
 def _paper(
-    item: dict[str, Any], source: Source, section: str
+    item: dict[str, Any], source: Source, section: str, ctx: CheckContext
 ) -> tuple[Entry | None, list[Finding]]:
     """A paper entry: subject from `arxiv`, else from `url`."""
     findings: list[Finding] = []
@@ -236,7 +242,7 @@ def _paper(
         if parsed is None:
             subject = f"arxiv:{raw_id}"
             findings.append(
-                _CTX.finding(
+                ctx.finding(
                     "arxiv-bad-id",
                     subject,
                     source,
@@ -276,7 +282,7 @@ def _paper(
 
 
 def _project(
-    item: dict[str, Any], source: Source, section: str
+    item: dict[str, Any], source: Source, section: str, ctx: CheckContext
 ) -> tuple[Entry | None, list[Finding]]:
     """A project entry: subject from `repo`."""
     links: list[Link] = []
@@ -303,7 +309,7 @@ def _project(
 
 
 def _plain_link(
-    item: dict[str, Any], source: Source, section: str
+    item: dict[str, Any], source: Source, section: str, ctx: CheckContext
 ) -> tuple[Entry | None, list[Finding]]:
     """A plain link of the list: checked like any link, with no paper or project behind it."""
     if not _text(item, "url"):
@@ -317,13 +323,13 @@ def _plain_link(
     return entry, []
 
 
-def _bad_arxiv_links(entry: Entry, source: Source) -> list[Finding]:
+def _bad_arxiv_links(entry: Entry, source: Source, ctx: CheckContext) -> list[Finding]:
     """`arxiv-bad-id` for an arxiv.org paper link (url, code, links) whose ID does not parse,
     as the document reader reports it: the catalogue says the same as the list it came from."""
     bad = [lk for lk in entry.links if is_arxiv_id_url(lk.url) and arxiv_id_in_url(lk.url) is None]
     message = "{} does not hold a valid arXiv identifier"
     return [
-        _CTX.finding("arxiv-bad-id", lk.subject, source, message.format(lk.url), evidence=lk.url)
+        ctx.finding("arxiv-bad-id", lk.subject, source, message.format(lk.url), evidence=lk.url)
         for lk in bad
     ]
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from curator.checks.interface import CheckContext
+from curator.checks.bilingual import pair_translations
+from curator.context import CheckContext
 from curator.errors import InputError
 from curator.model import Entry, Finding, Kind
 from curator.sources.document import DocumentSource
-from curator.tools.bilingual import pair_translations
 from curator.tools.catalog_yaml import (
     catalog_file,
     item_lines,

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 import pytest
 
 from curator.checks.interface import CheckContext
-from curator.checks.link_rules import LinkRules
 from curator.checks.links import check_links, hop_chain
 from curator.codes import CODES
 from curator.model import Entry, Kind, Link, Service, Severity, Source
 from curator.options import Options
 from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
+from curator.rulefiles.links import LinkRules
 
 SOURCE = Source("data/projects.yaml", 12)
 SITE = "https://memory.example.org/"

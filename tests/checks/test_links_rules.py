@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.checks.link_rules import BOT_WALLED, LinkRules, load_link_rules
 from curator.errors import InputError
+from curator.rulefiles.links import BOT_WALLED, LinkRules, load_link_rules
 
 SHIPPED = Path(__file__).resolve().parents[2] / "rules" / "links.yaml"
 

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from curator.checks.interface import CheckContext
-from curator.checks.repo_rules import ProjectRules
 from curator.checks.repos import check_repo
 from curator.codes import CODES
 from curator.model import Entry, Kind, Link, Service, Severity, Source
@@ -22,6 +21,7 @@ from curator.resolvers.interface import (
     Outcome,
     Unverified,
 )
+from curator.rulefiles.projects import ProjectRules
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 SRC = Source("data/projects.yaml", 7)

@@ -19,6 +19,7 @@ from curator.model import Entry, EntryResult, Kind, Report, Source, Verdict
 from curator.publish.comment import read_body
 from curator.report import json as json_report
 from curator.report import markdown
+from curator.scope.decision import Decision, Quote
 from tests.report.sample import CTX, realistic_report
 
 
@@ -97,7 +98,13 @@ def held_report(n: int) -> Report:
             Entry(f"arxiv:2401.{i:05d}", Kind.PAPER, Source("data/papers.yaml", i + 1), f"P{i}"),
             {},
             Verdict.EXCLUDE,
-            {"rule": "off-topic", "evidence": "evidence " * 30},
+            Decision(
+                Verdict.EXCLUDE,
+                ("off-topic",),
+                (Quote("abstract", 0, 270, "evidence " * 30, "off-topic"),),
+                "abstract",
+                "off-topic matched",
+            ),
         )
         for i in range(n)
     )

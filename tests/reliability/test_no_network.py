@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from curator.checks.link_rules import LinkRules
 from curator.model import Service
 from curator.options import Options
 from curator.progress import ServiceProgress
@@ -25,6 +24,7 @@ from curator.resolvers.cache import Cache
 from curator.resolvers.interface import Counter, Found, NotFound, Unverified
 from curator.resolvers.reach import settle
 from curator.resolvers.web import WebResolver
+from curator.rulefiles.links import LinkRules
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble

@@ -14,6 +14,7 @@ from curator.model import (
     Verdict,
 )
 from curator.report.context import RenderContext
+from curator.scope.decision import Decision, Quote
 
 HOSTILE = (
     "Memory @maintainer @org/team <img src=x onerror=alert(1)> fixes #1 closes owner/repo#2 "
@@ -29,6 +30,17 @@ CTX = RenderContext(
     changed_only=True,
     title="curator: 3 changed entries",
 )
+
+
+def _decision(rule: str, quote: str) -> Decision:
+    """A scope decision naming `rule` and quoting `quote` from the abstract."""
+    return Decision(
+        Verdict.REVIEW,
+        (rule,),
+        (Quote("abstract", 0, len(quote), quote, rule),),
+        "abstract",
+        f"{rule} matched",
+    )
 
 
 def _paper(line: int, arxiv: str, title: str) -> Entry:
@@ -63,10 +75,10 @@ def realistic_report() -> Report:
                 }
             },
             Verdict.REVIEW,
-            {
-                "rule": "exclude-generic-rag",
-                "evidence": "retrieval-augmented generation for knowledge-intensive NLP tasks",
-            },
+            _decision(
+                "exclude-generic-rag",
+                "retrieval-augmented generation for knowledge-intensive NLP tasks",
+            ),
         ),
         EntryResult(
             mem0,
@@ -139,7 +151,7 @@ def hostile_report() -> Report:
         "arxiv:2401.00001": {"id": HOSTILE, "published": HOSTILE, "primary_category": HOSTILE},
         "github:x/y": {"license": HOSTILE, "stars": HOSTILE, "pushed_at": HOSTILE},
     }
-    result = EntryResult(entry, meta, Verdict.EXCLUDE, {"rule": HOSTILE, "evidence": HOSTILE})
+    result = EntryResult(entry, meta, Verdict.EXCLUDE, _decision(HOSTILE, HOSTILE))
     findings = tuple(
         Finding(code, sev, entry.subject, src, HOSTILE, HOSTILE, HOSTILE)
         for code, sev in (

@@ -12,7 +12,6 @@ import socket
 import httpx
 import pytest
 
-from curator.checks.link_rules import LinkRules
 from curator.options import Options
 from curator.resolvers.arxiv_atom import FeedError, read_feed
 from curator.resolvers.cache import Cache
@@ -20,6 +19,7 @@ from curator.resolvers.github_http import Answer, Failure, GithubHttp
 from curator.resolvers.http import parse_retry_after
 from curator.resolvers.interface import Counter, NotFound
 from curator.resolvers.web import WebResolver
+from curator.rulefiles.links import LinkRules
 from curator.sources.doc_html import span_value
 from tests.doubles.github import FakeTime
 

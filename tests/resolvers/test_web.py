@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from curator.checks.link_rules import LinkRules
 from curator.options import Options
 from curator.resolvers.cache import Cache
 from curator.resolvers.interface import (
@@ -28,6 +27,7 @@ from curator.resolvers.interface import (
     Unverified,
 )
 from curator.resolvers.web import MAX_HOPS, WebResolver
+from curator.rulefiles.links import LinkRules
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from curator.cli.evaluate import main
 from curator.model import Verdict
 from curator.scope import load_rules
 from curator.scope.evaluate import (
@@ -14,7 +15,6 @@ from curator.scope.evaluate import (
     cases,
     disagreements,
     load_all,
-    main,
     matrix,
     metrics,
     render_markdown,

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.scope.engine import _spans
+from curator.scope.matching import spans as _spans
 from curator.scope.rules import load_rules
 from tests.conftest import SCOPE
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from curator.checks.bilingual import pair_translations
 from curator.checks.interface import CheckContext
 from curator.codes import CODES
 from curator.model import Entry, Kind, Severity, Source
-from curator.tools.bilingual import pair_translations
 
 CTX = CheckContext()
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from curator.checks.bilingual import compare_documents
 from curator.checks.interface import CheckContext
 from curator.cli import main
 from curator.model import Entry, Kind, Source
-from curator.tools.bilingual import compare_documents
 
 HERE = Path(__file__).resolve().parent / "bilingual"
 

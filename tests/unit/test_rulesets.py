@@ -11,8 +11,7 @@ import pytest
 
 from curator.cli import main
 from curator.options import Options
-from curator.pipeline import load_rules
-from curator.rulesets import rules_folder
+from curator.rulefiles import load_rules, rules_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = 'section: A\npapers:\n  - {title: "MemGPT", arxiv: "2310.08560", date: "2023-10-12"}\n'

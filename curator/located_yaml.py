@@ -1,17 +1,22 @@
-"""Safe YAML with line numbers: no tags, no timestamps, capped aliases and depth.
+"""The one located-YAML reader: safe YAML with line numbers for every file curator reads.
 
 PyYAML's SafeLoader already refuses arbitrary objects; on top of it this loader keeps dates
 as the strings the contributor wrote (the schema checks them), refuses alias bombs and
-absurd nesting, and returns the node tree so every value can be traced to its line.
+absurd nesting, and returns the node tree so every value can be traced to its line. The
+catalogue (sources/yaml_catalog), the rules files (rulefiles/) and the scope policy
+(scope/rules) all read through it: `compose` + the node helpers, or `load_located`, whose
+mappings remember their lines.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from curator.errors import InputError
+from curator.sources.text import read_text
 
 MAX_ALIASES = 50
 MAX_DEPTH = 64
@@ -134,11 +139,26 @@ def compose(text: str, file: str) -> yaml.Node | None:
         raise InputError("invalid YAML: nested too deeply", file) from None
 
 
+def compose_file(path: Path) -> yaml.Node | None:
+    """The node tree of the YAML file at `path`; None when it is absent or empty (a rules file
+    left out means the defaults)."""
+    if not path.is_file():
+        return None
+    name = path.as_posix()
+    return compose(read_text(path, name), name)
+
+
 def construct(node: yaml.Node, file: str) -> Any:
     """Plain Python values (dict, list, str, int, ...) for a node."""
-    loader = _Loader("")
+    return _construct(node, file, _Loader(""))
+
+
+def _construct(node: yaml.Node, file: str, loader: yaml.SafeLoader) -> Any:
+    """Values for a node built by `loader`; InputError with file:line when that fails."""
     try:
         return loader.construct_document(node)
+    except InputError as exc:
+        raise InputError(exc.message, file, exc.line) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise InputError(
@@ -148,6 +168,44 @@ def construct(node: yaml.Node, file: str) -> Any:
         raise InputError(f"invalid YAML: {exc}", file) from None
     finally:
         loader.dispose()
+
+
+class LocatedMap(dict[str, Any]):
+    """A YAML mapping that remembers the line it started on and the line of each key."""
+
+    line: int = 0
+    key_lines: dict[str, int]
+
+    def line_of(self, key: str) -> int:
+        """The line of `key`, else the mapping's own line."""
+        return self.key_lines.get(key, self.line)
+
+
+class _LocatedLoader(_Loader):
+    """The safe loader whose mappings are LocatedMaps and refuse duplicate keys."""
+
+
+def _construct_map(loader: _LocatedLoader, node: yaml.MappingNode) -> LocatedMap:
+    out = LocatedMap()
+    out.line = node_line(node)
+    out.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in out:
+            raise InputError(f"duplicate key {key!r}", "", node_line(key_node))
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_lines[str(key)] = node_line(key_node)
+    return out
+
+
+_LocatedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
+
+
+def load_located(text: str, file: str) -> Any:
+    """The values of a one-document YAML text, every mapping a LocatedMap (None when empty);
+    InputError with file:line when malformed."""
+    node = compose(text, file)
+    return None if node is None else _construct(node, file, _LocatedLoader(""))
 
 
 def line_of(node: yaml.Node, path: list[str | int]) -> int:
@@ -203,3 +261,23 @@ def key_line(node: yaml.Node, path: list[str | int], key: str) -> int:
             if getattr(k, "value", None) == key:
                 return int(k.start_mark.line) + 1
     return int(target.start_mark.line) + 1
+
+
+def node_line(node: yaml.Node) -> int:
+    """1-based line of a node."""
+    return int(node.start_mark.line) + 1
+
+
+def mapping_nodes(node: yaml.Node, file: str, what: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    """A mapping node as key -> (key node, value node); InputError when it is not a mapping,
+    a key is not a plain name, or a key is repeated."""
+    if not isinstance(node, yaml.MappingNode) or node.tag != "tag:yaml.org,2002:map":
+        raise InputError(f"{what} must be a mapping", file, node_line(node))
+    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for key, value in node.value:
+        if not isinstance(key, yaml.ScalarNode):
+            raise InputError("keys must be plain names", file, node_line(key))
+        if key.value in out:
+            raise InputError(f"duplicate key {key.value!r}", file, node_line(key))
+        out[str(key.value)] = (key, value)
+    return out

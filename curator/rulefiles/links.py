@@ -20,8 +20,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from curator.errors import InputError
-from curator.sources.safe_yaml import yaml_error
-from curator.sources.text import read_text
+from curator.located_yaml import compose_file, mapping_nodes, node_line
 
 #: Hosts (and their subdomains) that answer robots with 403/429/999 while the page is fine.
 BOT_WALLED = (
@@ -99,21 +98,11 @@ def with_trusted_allow(rules: LinkRules, allow: tuple[str, ...]) -> LinkRules:
 
 def load_link_rules(path: Path) -> LinkRules:
     """Read rules/links.yaml; defaults when the file is absent, InputError when malformed."""
-    if not path.is_file():
-        return LinkRules()
-    name = path.as_posix()
-    text = read_text(path, name)
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 1 if mark is not None else 0
-        raise InputError(f"invalid YAML: {exc.problem or exc}", name, line) from None
-    except yaml.YAMLError as exc:
-        raise yaml_error(exc, text, name) from None
+    root = compose_file(path)
     if root is None:
         return LinkRules()
-    return _rules_from(_mapping(root, name, "the file"), name)
+    name = path.as_posix()
+    return _rules_from(mapping_nodes(root, name, "the file"), name)
 
 
 def _rules_from(items: dict[str, tuple[yaml.Node, yaml.Node]], name: str) -> LinkRules:
@@ -128,12 +117,12 @@ def _rules_from(items: dict[str, tuple[yaml.Node, yaml.Node]], name: str) -> Lin
             rules = replace(rules, protected=tuple(dict.fromkeys((*PROTECTED, *added))))
         elif key == "allow":
             if _strings(value, name, key):
-                raise InputError(TRUSTED_ALLOW, name, _line(key_node))
+                raise InputError(TRUSTED_ALLOW, name, node_line(key_node))
         elif key == "ignore":
-            rules = _with_ignores(rules, _mapping(value, name, "ignore"), name)
+            rules = _with_ignores(rules, mapping_nodes(value, name, "ignore"), name)
         else:
             known = ", ".join((*_LIST_KEYS, "ignore"))
-            raise InputError(f"unknown key {key!r} (known: {known})", name, _line(key_node))
+            raise InputError(f"unknown key {key!r} (known: {known})", name, node_line(key_node))
     return rules
 
 
@@ -144,7 +133,9 @@ def _with_ignores(
     for key, (key_node, value) in items.items():
         if key not in _IGNORE_KEYS:
             known = ", ".join(_IGNORE_KEYS)
-            raise InputError(f"unknown key ignore.{key} (known: {known})", name, _line(key_node))
+            raise InputError(
+                f"unknown key ignore.{key} (known: {known})", name, node_line(key_node)
+            )
         values = _strings(value, name, f"ignore.{key}")
         if key == "hosts":
             rules = replace(rules, ignore_hosts=_domains(value, name, f"ignore.{key}"))
@@ -164,20 +155,6 @@ def _patterns(node: yaml.Node, name: str) -> Iterator[re.Pattern[str]]:
             raise InputError(f"ignore.patterns: bad regex: {exc}", name, line) from None
 
 
-def _mapping(node: yaml.Node, name: str, what: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
-    """A mapping node as key -> (key node, value node); InputError when it is not one."""
-    if not isinstance(node, yaml.MappingNode) or node.tag != "tag:yaml.org,2002:map":
-        raise InputError(f"{what} must be a mapping", name, _line(node))
-    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
-    for key, value in node.value:
-        if not isinstance(key, yaml.ScalarNode):
-            raise InputError("keys must be plain names", name, _line(key))
-        if key.value in out:
-            raise InputError(f"duplicate key {key.value!r}", name, _line(key))
-        out[str(key.value)] = (key, value)
-    return out
-
-
 def _strings(node: yaml.Node, name: str, key: str) -> tuple[str, ...]:
     """A sequence of non-empty strings; InputError at the offending line otherwise."""
     return tuple(text for text, _ in _string_items(node, name, key))
@@ -194,8 +171,8 @@ def _string_items(node: yaml.Node, name: str, key: str) -> list[tuple[str, int]]
     for item in _items(node, name, key):
         text = str(item.value).strip() if isinstance(item, yaml.ScalarNode) else ""
         if not text or item.tag != "tag:yaml.org,2002:str":
-            raise InputError(f"{key}: each item must be a non-empty string", name, _line(item))
-        out.append((text, _line(item)))
+            raise InputError(f"{key}: each item must be a non-empty string", name, node_line(item))
+        out.append((text, node_line(item)))
     return out
 
 
@@ -204,10 +181,5 @@ def _items(node: yaml.Node, name: str, key: str) -> list[Any]:
     if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null":
         return []
     if not isinstance(node, yaml.SequenceNode) or node.tag != "tag:yaml.org,2002:seq":
-        raise InputError(f"{key} must be a list", name, _line(node))
+        raise InputError(f"{key} must be a list", name, node_line(node))
     return list(node.value)
-
-
-def _line(node: yaml.Node) -> int:
-    """1-based line of a node."""
-    return int(node.start_mark.line) + 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from curator.checks.interface import CheckContext
 from curator.checks.titles import compact
+from curator.context import CheckContext
 from curator.model import Entry, Finding
 
 CODE = "entry-translation-missing"

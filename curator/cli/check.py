@@ -1,101 +1,43 @@
-"""The command line: argparse → Options → pipeline → renderer. The only place that exits."""
+"""`curator check`: options → pipeline → renderer → exit status; what audit and report share."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from curator import __version__
-from curator.errors import CuratorError
-from curator.model import Report, Severity
+from curator.codes import UNVERIFIED
+from curator.model import FailOn, Format, Report, Severity
 
-#: Findings that say a service could not be asked: never a failure by themselves.
-UNVERIFIED = {"arxiv-unverified", "repo-unverified", "link-unverified", "scope-hold"}
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="curator", description="Verify a curated list of LLM-memory papers and projects."
-    )
-    parser.add_argument("--version", action="version", version=f"curator {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_check(sub)
-    for add in _extra_subcommands():
-        add(sub)
-    return parser
+#: The `choices` of `--format` and `--fail-on`, from their enums.
+FORMAT_CHOICES = [f.value for f in Format]
+FAIL_ON_CHOICES = [f.value for f in FailOn]
 
 
-def _add_check(sub: Any) -> None:
+def add_check(sub: Any) -> None:
+    """`curator check [PATH ...]` with the report and check options."""
     p = sub.add_parser("check", help="check the catalogue or an awesome-list document")
     p.add_argument("paths", nargs="*", metavar="PATH", help="catalogue folder, YAML file or README")
     p.add_argument("--changed-since", metavar="REF", help="only entries changed since git REF")
-    p.add_argument(
-        "--format", choices=["text", "markdown", "json", "sarif", "github"], help="report format"
-    )
+    p.add_argument("--format", choices=FORMAT_CHOICES, help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
     add_check_options(p)
+    p.set_defaults(run=run_check)
 
 
 def add_check_options(p: Any) -> None:
     """The options `check` shares with `audit`: what to ask, which rules, when to fail."""
     p.add_argument("--offline", action="store_true", default=None, help="use only the cache")
     p.add_argument("--no-cache", action="store_true", default=None, help="ignore the cache")
-    p.add_argument("--fail-on", choices=["error", "warning", "never"], help="exit 1 threshold")
+    p.add_argument("--fail-on", choices=FAIL_ON_CHOICES, help="exit 1 threshold")
     p.add_argument("--skip", metavar="LIST", help="comma list of arxiv,github,web,scope")
     p.add_argument(
         "--zh", metavar="DOCUMENT", help="the list's Chinese document: report entries in one only"
     )
     p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/ beside the list)")
     p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
-
-
-def _extra_subcommands() -> list[Any]:
-    """Subcommands that live in their own modules (comment, audit, import, render, explain)."""
-    from curator import commands
-
-    return commands.REGISTER
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run curator; return the exit status (0 clean, 1 findings, 2 bad input or usage)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return 2
-    try:
-        if args.command == "check":
-            return run_check(args)
-        status: int = args.run(args)
-        return status
-    except CuratorError as exc:
-        _fail(str(exc))
-        return 2
-    except OSError as exc:
-        # A file that cannot be read or written (--output, --body-file, --out): bad usage.
-        _fail(_os_error(exc))
-        return 2
-    except KeyboardInterrupt:
-        print("curator: interrupted", file=sys.stderr)
-        return 130
-
-
-def _fail(message: str) -> None:
-    """The one stderr line of exit 2; names from the checked tree are escaped."""
-    from curator.report.sanitize import terminal
-
-    print(f"curator: error: {terminal(message)}", file=sys.stderr)
-
-
-def _os_error(exc: OSError) -> str:
-    """One line for a file-system error: the file and the system's reason."""
-    reason = exc.strerror or str(exc)
-    return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
 def options_from(args: argparse.Namespace) -> Any:
@@ -130,7 +72,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def emit(report: Report, fmt: str, output: str) -> None:
     """Render `report` as `fmt` to `output` (or stdout); `github` also writes the summary."""
-    from curator.report.interface import Format, renderer
+    from curator.report.interface import renderer
 
     form = Format(fmt)
     if form is Format.TEXT and not output:
@@ -179,16 +121,12 @@ def _github_outputs(report: Report) -> None:
 
 def exit_status(report: Report, fail_on: str) -> int:
     """1 when a finding reaches `fail_on` (outage warnings never count), else 0."""
-    if fail_on == "never":
+    if fail_on == FailOn.NEVER:
         return 0
-    floor = Severity.ERROR if fail_on == "error" else Severity.WARNING
+    floor = Severity.ERROR if fail_on == FailOn.ERROR else Severity.WARNING
     for finding in report.findings:
         if finding.code in UNVERIFIED:
             continue
         if finding.severity.rank >= floor.rank:
             return 1
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,5 +1,11 @@
-"""Where a list's rules come from: `--rules DIR`, else a `rules/` folder next to the list, else
-the list's root `rules/`; a scope policy missing there may be a shipped, named preset."""
+"""A list's rules files, read once per run: where they are and what each one holds.
+
+Where: `--rules DIR`, else a `rules/` folder next to the list, else the list's root `rules/`;
+a scope policy missing there may be a shipped, named preset. What: `links.yaml`
+(rulefiles.links), `projects.yaml` (rulefiles.projects) and `scope.yaml` (curator.scope.rules,
+the screening policy). Every file is read with curator.located_yaml, so each error names its
+file and line. Checks and resolvers receive the loaded values; none of them reads a file.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from curator.errors import UsageError
+from curator.model import Service
 from curator.options import Options
+from curator.rulefiles.links import load_link_rules, with_trusted_allow
+from curator.rulefiles.projects import load_project_rules
 
 #: Scope policies shipped with curator (curator/presets/NAME.yaml).
 SCOPE_PRESETS = ("llm-memory",)
@@ -63,3 +72,24 @@ def scope_not_checked(options: Options) -> str:
         f"scope not checked: no scope.yaml in {folder.as_posix()} and no scope preset "
         f"(--scope-preset {SCOPE_PRESETS[0]})"
     )
+
+
+def load_rules(options: Options) -> dict[str, Any]:
+    """The rules of the services in use, by key (`projects`, `links`, `scope`); a missing file
+    means the defaults (for scope: the named preset, if any, else no scope check)."""
+    folder = rules_folder(options)
+    rules: dict[str, Any] = {}
+    if not options.skips(Service.GITHUB):
+        rules["projects"] = load_project_rules(folder / "projects.yaml")
+    if not options.skips(Service.WEB):
+        links = load_link_rules(folder / "links.yaml")
+        rules["links"] = with_trusted_allow(links, options.guard_allow)
+    if not options.skips(Service.SCOPE):
+        path = folder / "scope.yaml"
+        if path.is_file():
+            from curator.scope.rules import load_rules as load_scope_rules
+
+            rules["scope"] = load_scope_rules(path)
+        elif options.scope_preset:
+            rules["scope"] = load_scope_preset(options.scope_preset)
+    return rules

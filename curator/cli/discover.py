@@ -33,7 +33,7 @@ def run_discover(args: argparse.Namespace) -> int:
     """Discover, write the report (and drafts), publish the issue; 1 when incomplete."""
     import json
 
-    from curator.cli import options_from
+    from curator.cli.check import options_from
     from curator.discover import render, window
     from curator.discover.run import Request, discover
 

@@ -13,9 +13,8 @@ from typing import Any
 import yaml
 
 from curator.errors import InputError
+from curator.located_yaml import compose_file, construct, key_line, line_of
 from curator.model import Severity
-from curator.sources.safe_yaml import compose, construct, key_line, line_of
-from curator.sources.text import read_text
 
 #: Values `archived` may take: a severity for repo-archived, or `off` for no finding.
 ARCHIVED_CHOICES = ("error", "warning", "info", "off")
@@ -38,12 +37,10 @@ class ProjectRules:
 
 def load_project_rules(path: Path) -> ProjectRules:
     """Read rules/projects.yaml; defaults when the file is absent, InputError when malformed."""
-    if not path.is_file():
-        return ProjectRules()
-    name = path.as_posix()
-    root = compose(read_text(path, name), name)
+    root = compose_file(path)
     if root is None:
         return ProjectRules()
+    name = path.as_posix()
     if not isinstance(root, yaml.MappingNode):
         raise InputError("expected a mapping of rule names to values", name, line_of(root, []))
     values = construct(root, name)

@@ -1,0 +1,94 @@
+"""`curator import`, `render` and `init`: turning a list into a catalogue, and back, and set-up."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from curator.errors import UsageError
+
+
+def add_import(sub: Any) -> None:
+    """`curator import DOCUMENT --out DIR [--zh README_cn.md]`."""
+    p = sub.add_parser("import", help="turn an awesome-list document into catalogue YAML")
+    p.add_argument("document", metavar="DOCUMENT")
+    p.add_argument("--out", required=True, metavar="DIR", help="catalogue folder to write")
+    p.add_argument("--zh", metavar="README_cn.md", help="Chinese document for summary_zh")
+    p.set_defaults(run=run_import)
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Write the catalogue; list what could not be read completely; never drop an entry."""
+    from curator.report.sanitize import terminal
+    from curator.tools.import_ import import_document
+
+    result = import_document(args.document, args.out, zh=args.zh)
+    for line in result.warnings:  # one line per finding of the document
+        print(f"warning: {terminal(line)}", file=sys.stderr)
+    print(
+        f"imported {result.papers} papers and {result.projects} projects "
+        f"into {len(result.files)} files under {args.out}"
+    )
+    return 0
+
+
+def add_render(sub: Any) -> None:
+    """`curator render [--data DIR] [--readme README.md] [--check]`."""
+    p = sub.add_parser("render", help="regenerate the list sections of a README from data/")
+    p.add_argument("--data", default="data", metavar="DIR", help="catalogue folder")
+    p.add_argument("--readme", default="README.md", metavar="FILE", help="document to write")
+    p.add_argument("--check", action="store_true", help="exit 1 when the document is not current")
+    p.add_argument(
+        "--append", action="store_true", help="add whole sections to a document without markers"
+    )
+    p.set_defaults(run=run_render)
+
+
+def run_render(args: argparse.Namespace) -> int:
+    """Rewrite the marked sections (or, with --check, only compare)."""
+    from curator.tools.render import render
+
+    result = render(args.data, args.readme, check=args.check, append=args.append)
+    if args.check:
+        if result.changed:
+            print(f"{args.readme} is not what `curator render` would write", file=sys.stderr)
+            return 1
+        print(f"{args.readme} is current ({result.papers} papers, {result.projects} projects)")
+        return 0
+    state = "updated" if result.changed else "already current"
+    print(f"{args.readme} {state}: {result.papers} papers, {result.projects} projects")
+    return 0
+
+
+def add_init(sub: Any) -> None:
+    """`curator init [DIR] [--ref REF] [--paths PATHS] [--scope-preset NAME] [--force]`."""
+    p = sub.add_parser("init", help="write curator's workflows and starter rules into a list")
+    p.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the list repository")
+    p.add_argument("--ref", metavar="REF", help="curator tag, branch or commit (default: v<this>)")
+    p.add_argument("--paths", metavar="PATHS", help="what to check (default: data/ or README.md)")
+    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--force", action="store_true", help="overwrite existing workflows")
+    p.set_defaults(run=run_init)
+
+
+def run_init(args: argparse.Namespace) -> int:
+    """Pin the Action to the commit of --ref, write the files, list what was written."""
+    from curator.rulefiles import SCOPE_PRESETS
+    from curator.tools import init
+
+    root = Path(args.dir)
+    if args.scope_preset and args.scope_preset not in SCOPE_PRESETS:
+        raise UsageError(f"--scope-preset takes {', '.join(SCOPE_PRESETS)}")
+    ref = args.ref or init.default_ref()
+    inputs = {"paths": args.paths or init.detect_paths(root), "scope-preset": args.scope_preset}
+    uses = init.action_reference(ref, init.commit_of(ref, os.environ))
+    result = init.init(root, uses, init.check_inputs(inputs), force=args.force)
+    for name in result.written:
+        print(f"wrote {name}")
+    for name in result.kept:
+        print(f"kept {name}")
+    print(f"uses: {result.uses}")
+    return 0

@@ -1,0 +1,38 @@
+"""What every stage past the command line reads: settings, the clock and the loaded rules.
+
+It lives below sources, resolvers and checks so that a finding made while loading takes the
+configured severity exactly as one made by a check does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from curator.codes import severity_of
+from curator.model import Finding, Source
+from curator.options import Options
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """What every check may read besides the entry: settings, the clock, loaded rules."""
+
+    options: Options = field(default_factory=Options)
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def finding(
+        self,
+        code: str,
+        subject: str,
+        source: Source,
+        message: str,
+        evidence: str = "",
+        suggestion: str = "",
+    ) -> Finding:
+        """A Finding with the configured severity for `code`."""
+        sev = severity_of(code, dict(self.options.severity))
+        return Finding(code, sev, subject, source, message, evidence, suggestion)

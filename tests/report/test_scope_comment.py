@@ -1,0 +1,83 @@
+"""The PR comment's scope rows are rendered from the engine's real Decision, end to end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from curator.context import CheckContext
+from curator.model import Entry, Kind, Report, Source
+from curator.options import Options
+from curator.pipeline import apply_scope
+from curator.report import markdown
+from curator.report.json import render as render_json
+from curator.report.reader import load_report
+from curator.resolvers.interface import Found
+from curator.scope import ScopeRules, load_rules
+from curator.scope.decision import Decision
+from tests.conftest import ROOT, SCOPE
+from tests.report.sample import CTX
+
+#: A real record the maintainers excluded, that the rules include and the scorer flags.
+FLAGGED = "2609.38639"
+HARDWARE = "Our method reduces GPU memory usage by half."
+
+
+@pytest.fixture(scope="module")
+def rules() -> ScopeRules:
+    return load_rules(ROOT / "rules" / "scope.yaml")
+
+
+def _report(rules: ScopeRules, title: str, abstract: str) -> Report:
+    """One paper through the pipeline's scope stage, as `curator check` runs it."""
+    entry = Entry("arxiv:2401.00001", Kind.PAPER, Source("data/papers.yaml", 4), title)
+    outcome = Found(
+        entry.subject, {"title": title, "abstract": abstract, "primary_category": "cs.LG"}
+    )
+    ctx = CheckContext(Options(), rules={"scope": rules})
+    results, findings = apply_scope([entry], {entry.subject: outcome}, ctx)
+    return Report(tuple(results), tuple(findings))
+
+
+def test_the_comment_names_the_rule_and_quotes_the_sentence(rules: ScopeRules) -> None:
+    report = _report(
+        rules,
+        "Faster clustering at scale",
+        f"Clustering is slow. {HARDWARE} It scales well.",
+    )
+    decision = report.entries[0].scope
+    assert isinstance(decision, Decision) and "hardware-memory" in decision.rules
+    body = markdown.render(report, CTX)
+    row = next(line for line in body.splitlines() if "**review**" in line)
+    assert "`hardware-memory`" in row
+    assert f"“{HARDWARE}”" in row
+
+
+def test_the_comment_shows_the_learned_scorer(rules: ScopeRules) -> None:
+    records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))
+    record = next(r for r in records if r["id"] == FLAGGED)
+    report = _report(rules, record["title"], record["source_abstract"])
+    decision = report.entries[0].scope
+    assert decision is not None and decision.scorer is not None and decision.scorer.flagged
+    row = next(line for line in markdown.render(report, CTX).splitlines() if "**review**" in line)
+    assert "`scope-scorer`" in row
+    assert f"{decision.scorer.score:.2f} ≥ {decision.scorer.threshold:.2f}" in row
+    assert decision.scorer.quotes[0].text[:60] in row
+
+
+def test_a_saved_report_renders_the_same_comment(rules: ScopeRules) -> None:
+    report = _report(
+        rules,
+        "Faster clustering at scale",
+        f"Clustering is slow. {HARDWARE} It scales well.",
+    )
+    again = load_report(json.loads(render_json(report)))
+    before, after = report.entries[0].scope, again.entries[0].scope
+    assert before is not None and after is not None
+    assert (after.verdict, after.rules, after.quotes) == (
+        before.verdict,
+        before.rules,
+        before.quotes,
+    )
+    assert markdown.render(again, CTX) == markdown.render(report, CTX)
