@@ -39,6 +39,14 @@ Boundaries enforced, and where they are tested:
   again smaller and a lone ID is asked beside a known paper; a web request has one deadline for
   the whole exchange, so a slow drip cannot starve the other links; `explain` and the report
   notes say which service could not be asked. (tests/reliability/test_no_network.py)
-- **Linear work for repeated input.** N copies of one entry give N findings of one line each
-  (first place and count), not N findings of N-1 places. (tests/checks/test_duplicates_linear.py)
+- **Linear work for repeated input.** N copies of one entry give N-1 findings of one line each
+  (the first place and the count), not N findings of N-1 places. (tests/checks/test_catalog.py)
+- **A document is read as a browser reads it, in linear time.** HTML goes through curator's
+  own tokenizer, linear on unterminated comments, tags and quotes; the reading check's patterns
+  are bounded; the first of two `href`s is the link; backslash, protocol-relative and `www.`
+  links are read; arXiv IDs are ASCII digits; a literal `<!--` in prose hides nothing from the
+  reading check; an item that opens with HTML is read, not a traceback. Git's output is split
+  at newlines only and lines are numbered as git numbers them (a lone CR or a form feed cannot
+  forge a diff header or move an entry out of a pull request's diff); `import` never writes
+  through a symbolic link. (tests/sources/test_hostile_documents.py)
 """
