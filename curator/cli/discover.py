@@ -26,6 +26,8 @@ def add_discover(sub: Any) -> None:
     p.add_argument("--label", default="curator-discover", help="label of the new-papers issues")
     p.add_argument("--offline", action="store_true", default=None, help="use only the cache")
     p.add_argument("--no-cache", action="store_true", default=None, help="ignore the cache")
+    p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/ beside the list)")
+    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
     p.set_defaults(run=run_discover)
 
 

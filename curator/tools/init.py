@@ -16,6 +16,8 @@ from curator.errors import UsageError
 ACTION_REPOSITORY = "curator/curator"
 ACTION_PATH = ".github/actions/curator"
 WORKFLOWS = ("curator-pr.yml", "curator-comment.yml", "curator-nightly.yml")
+#: Written too when the list has a scope policy (rules/scope.yaml or a preset): it screens.
+DISCOVER = "curator-discover.yml"
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 _PLAIN = re.compile(r"^[\w./-][\w./ -]*$")
 
@@ -101,11 +103,14 @@ def check_inputs(inputs: Mapping[str, str]) -> Mapping[str, str]:
     return inputs
 
 
-def render_workflows(uses: str, inputs: Mapping[str, str]) -> dict[str, str]:
-    """The workflows' text by file name: the templates with the Action and its inputs."""
+def render_workflows(
+    uses: str, inputs: Mapping[str, str], discover: bool = False
+) -> dict[str, str]:
+    """The workflows' text by file name: the templates with the Action and its inputs (and
+    the weekly discover workflow when asked)."""
     lines = "".join(f"          {key}: {value}\n" for key, value in inputs.items() if value)
     out = {}
-    for name in WORKFLOWS:
+    for name in (*WORKFLOWS, DISCOVER) if discover else WORKFLOWS:
         text = (resources.files("curator.templates") / name).read_text(encoding="utf-8")
         out[name] = text.replace("<uses>", uses).replace("<with>\n", lines)
     return out
@@ -114,7 +119,9 @@ def render_workflows(uses: str, inputs: Mapping[str, str]) -> dict[str, str]:
 def init(root: Path, uses: str, inputs: Mapping[str, str], *, force: bool = False) -> InitResult:
     """Write the workflows and the starter rules under `root`. An existing workflow is a
     UsageError (before anything is written) unless `force`; an existing rules file is kept."""
-    workflows = {f".github/workflows/{n}": t for n, t in render_workflows(uses, inputs).items()}
+    screens = bool(inputs.get("scope-preset")) or (root / "rules" / "scope.yaml").is_file()
+    made = render_workflows(uses, inputs, discover=screens)
+    workflows = {f".github/workflows/{n}": t for n, t in made.items()}
     clash = [name for name in workflows if (root / name).exists()]
     if clash and not force:
         raise UsageError(f"{', '.join(clash)} exist already (--force overwrites)")

@@ -120,7 +120,7 @@ def test_inits_workflows_are_zizmor_clean(tmp_path: Path) -> None:
 def test_this_repositorys_workflows_are_inits() -> None:
     """Dogfooding: curator's own workflows are what `curator init` writes for a data/ list,
     with the Action taken from this repository's commit; the nightly adds code scanning."""
-    made = render_workflows(SELF, {"paths": "data"})
+    made = render_workflows(SELF, {"paths": "data"}, discover=True)
     for name, text in made.items():
         ours = (ROOT / ".github" / "workflows" / name).read_text(encoding="utf-8")
         if name == "curator-nightly.yml":

@@ -10,6 +10,7 @@ api-samples); the rest of a real payload is not read by anything here.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -256,3 +257,54 @@ def test_audit_twice_one_issue_then_closed_when_clean(world: dict[str, Any]) -> 
     assert job.success, job.log
     (issue,) = github.issues.values()
     assert issue["state"] == "closed" and "audit issue closed" in job.log
+
+
+def test_discover_weekly_keeps_one_new_papers_issue(
+    tmp_path: Path, loopback: LoopbackServer
+) -> None:
+    """curator init with a scope policy writes curator-discover; on schedule it asks arXiv for
+    the week, skips what the list has, and keeps one new-papers issue for the window."""
+    from datetime import UTC, datetime, timedelta
+
+    day = (datetime.now(UTC) - timedelta(days=2)).strftime("%Y-%m-%dT09:00:00Z")
+    new = Paper(
+        "2611.00001",
+        "Episodic Memory for Long-Horizon LLM Agents",
+        abstract="We give LLM agents an episodic memory that stores and retrieves past events.",
+        published=day,
+    )
+    listed = Paper("2310.08560", PAPERS["2310.08560"][0], published=day)
+    arxiv = ArxivDouble({p.id: p for p in (new, listed)})
+    arxiv_url = arxiv.install(loopback)
+    with LoopbackServer() as github_server:
+        github = FakeGitHub(github_server, user_forbidden=True)
+        repo = tmp_path / "list"
+        repo.mkdir()
+        git(repo, "init", "-q", "-b", "main")
+        (repo / "README.md").write_text(readme({"2310.08560": PAPERS["2310.08560"][0]}))
+        assert main(["init", str(repo), "--ref", SHA, "--scope-preset", "llm-memory"]) == 0
+        assert (repo / ".github/workflows/curator-discover.yml").is_file()
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "a list that screens new papers")
+        env = {
+            "GITHUB_API_URL": github.api,
+            "GITHUB_GRAPHQL_URL": github.api + "/graphql",
+            "CURATOR_ARXIV_API_URL": arxiv_url,
+            "CURATOR_ARXIV_DELAY": "0",
+            "HOME": str(tmp_path),
+        }
+        runner = Runner(repo, tmp_path / "store", REPO, env)
+        starts = []
+        for _ in range(2):
+            job = runner.run_job("curator-discover.yml", "discover", "schedule", {"schedule": "x"})
+            assert job.success, job.log
+            assert "2611.00001" in job.summary and "Episodic Memory" in job.summary
+            asked = [r.query["search_query"][0] for r in arxiv.searches()]
+            starts.append(re.search(r"submittedDate:\[(\d{8})", asked[-1]).group(1))
+        # The cache the first run saved: the second asks only from its first unsettled day.
+        assert starts[1] > starts[0]
+        first, second = github.issues.values()  # one issue per window
+        for issue in (first, second):
+            assert issue["state"] == "open" and "2611.00001" in issue["body"]
+            assert "2310.08560" not in issue["body"]  # already listed: skipped
+            assert [label["name"] for label in issue["labels"]] == ["curator-discover"]

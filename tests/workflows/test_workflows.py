@@ -124,13 +124,13 @@ def test_pr_workflow_with_concurrency_and_no_write_for_forks() -> None:
 
 
 def test_action_inputs_and_outputs() -> None:
-    """The composite action's interface (issue 13)."""
+    """The composite action's interface (issues 13 and 16)."""
     doc = load(ACTION)
     assert set(doc["inputs"]) == {
         "mode", "paths", "rules", "scope-preset", "skip", "fail-on", "token", "label",
-        "python-version",
+        "python-version", "since", "until", "categories", "discover-label",
     }  # fmt: skip
-    assert set(doc["outputs"]) == {"errors", "warnings", "report", "sarif"}
+    assert set(doc["outputs"]) == {"errors", "warnings", "report", "sarif", "issue-url"}
     assert doc["runs"]["using"] == "composite"
 
 
@@ -147,6 +147,8 @@ def test_action_installs_itself_and_keeps_the_cache_out_of_the_checkout() -> Non
     )
     assert restore["uses"].startswith("actions/cache/restore@")
     assert save["uses"].startswith("actions/cache/save@")
-    assert save["if"] == "inputs.mode == 'check' || inputs.mode == 'audit'"
+    assert save["if"] == (
+        "inputs.mode == 'check' || inputs.mode == 'audit' || inputs.mode == 'discover'"
+    )
     for step in (restore, save):
         assert step["with"]["path"] == "${{ runner.temp }}/curator-cache"
