@@ -140,6 +140,7 @@ def arxiv_id_in_url(url: str) -> ArxivId | None:
     return _arxiv_from_url(url)
 
 
+@lru_cache(maxsize=16384)
 def is_arxiv_id_url(url: str) -> bool:
     """True for an arxiv.org link to a paper page (abs/pdf/html), valid identifier or not.
 
