@@ -42,9 +42,7 @@ from curator.resolvers.interface import (
 from curator.resolvers.reach import settle_run
 from curator.resolvers.web import WebResolver
 from curator.rulefiles import load_rules, scope_not_checked
-from curator.sources.document import DocumentSource
 from curator.sources.interface import Loaded, Source
-from curator.sources.yaml_catalog import CatalogSource
 
 if TYPE_CHECKING:
     from curator.scope.records import Record
@@ -64,13 +62,27 @@ CHECKS: dict[Service, Check] = {
     Service.WEB: check_links,
 }
 
+def _catalogue(context: CheckContext) -> Source:
+    """The YAML catalogue reader (jsonschema is imported only for a run that reads one)."""
+    from curator.sources.yaml_catalog import CatalogSource
+
+    return CatalogSource(context)
+
+
+def _document(context: CheckContext) -> Source:
+    """The awesome-list document reader (markdown-it only for a run that reads a document)."""
+    from curator.sources.document import DocumentSource
+
+    return DocumentSource(context)
+
+
 #: Source formats by file suffix ("" = a folder), each built with the run's context.
 SOURCES: dict[str, Callable[[CheckContext], Source]] = {
-    "": CatalogSource,
-    ".yaml": CatalogSource,
-    ".yml": CatalogSource,
-    ".md": DocumentSource,
-    ".markdown": DocumentSource,
+    "": _catalogue,
+    ".yaml": _catalogue,
+    ".yml": _catalogue,
+    ".md": _document,
+    ".markdown": _document,
 }
 
 
