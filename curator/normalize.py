@@ -158,6 +158,9 @@ def is_arxiv_id_url(url: str) -> bool:
 
 def is_badge_url(url: str) -> bool:
     """True for an image/badge service link (shields.io and the like)."""
+    lowered = url.lower()
+    if not any(host in lowered for host in BADGE_HOSTS):
+        return False  # most links: no need to parse them
     return _host(url) in BADGE_HOSTS
 
 

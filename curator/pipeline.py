@@ -62,6 +62,7 @@ CHECKS: dict[Service, Check] = {
     Service.WEB: check_links,
 }
 
+
 def _catalogue(context: CheckContext) -> Source:
     """The YAML catalogue reader (jsonschema is imported only for a run that reads one)."""
     from curator.sources.yaml_catalog import CatalogSource

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 from typing import NamedTuple
 
 from curator.normalize import arxiv_id_in_url, github_repo
@@ -93,6 +94,7 @@ def without_date(text: str) -> str:
     return clean(text[date_end(text) :])
 
 
+@lru_cache(maxsize=4096)
 def generic(text: str) -> bool:
     """True for a link label that is not a name or title ("paper", "[Code]", "📝 PDF")."""
     words = re.findall(r"\w+", text.lower())
