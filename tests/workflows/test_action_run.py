@@ -96,6 +96,18 @@ def commit(repo: Path, titles: dict[str, str], message: str) -> str:
     return git(repo, "rev-parse", "HEAD")
 
 
+def runner_for(repo: Path, github: FakeGitHub, arxiv_url: str, tmp_path: Path) -> Runner:
+    """A runner for the list's workflows, its API endpoints on the loopback doubles."""
+    env = {
+        "GITHUB_API_URL": github.api,
+        "GITHUB_GRAPHQL_URL": github.api + "/graphql",
+        "CURATOR_ARXIV_API_URL": arxiv_url,
+        "CURATOR_ARXIV_DELAY": "0",
+        "HOME": str(tmp_path),
+    }
+    return Runner(repo, tmp_path / "store", REPO, env)
+
+
 @pytest.fixture(params=["README.md", "data"])
 def world(
     request: pytest.FixtureRequest, tmp_path: Path, loopback: LoopbackServer
@@ -122,14 +134,7 @@ def world(
         )
         base = commit(repo, base_titles, "a list with curator's workflows")
         head = commit(repo, {**base_titles, ADDED: WRONG_TITLE}, "add MemoryBank")
-        env = {
-            "GITHUB_API_URL": github.api,
-            "GITHUB_GRAPHQL_URL": github.api + "/graphql",
-            "CURATOR_ARXIV_API_URL": arxiv_url,
-            "CURATOR_ARXIV_DELAY": "0",
-            "HOME": str(tmp_path),
-        }
-        runner = Runner(repo, tmp_path / "store", REPO, env)
+        runner = runner_for(repo, github, arxiv_url, tmp_path)
         yield {"repo": repo, "base": base, "head": head, "arxiv": arxiv, "github": github,
                "runner": runner, "list": request.param}  # fmt: skip
 
@@ -286,14 +291,7 @@ def test_discover_weekly_keeps_one_new_papers_issue(
         assert (repo / ".github/workflows/curator-discover.yml").is_file()
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "a list that screens new papers")
-        env = {
-            "GITHUB_API_URL": github.api,
-            "GITHUB_GRAPHQL_URL": github.api + "/graphql",
-            "CURATOR_ARXIV_API_URL": arxiv_url,
-            "CURATOR_ARXIV_DELAY": "0",
-            "HOME": str(tmp_path),
-        }
-        runner = Runner(repo, tmp_path / "store", REPO, env)
+        runner = runner_for(repo, github, arxiv_url, tmp_path)
         starts = []
         for _ in range(2):
             job = runner.run_job("curator-discover.yml", "discover", "schedule", {"schedule": "x"})
