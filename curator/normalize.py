@@ -34,6 +34,8 @@ _ARXIV_MIRRORS = {
     "hf.co": ("papers/",),
 }
 _DOI_HOSTS = {"doi.org", "dx.doi.org", "www.doi.org"}
+#: A link can name an arXiv paper only if one of these stands in it (checked before parsing).
+_ARXIV_MARKS = ("arxiv", "alphaxiv", "ar5iv", "huggingface.co", "hf.co", "doi.org")
 # arXiv's DataCite DOIs: 10.48550/arXiv.<id>.
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 #: Paths of arxiv.org that carry an identifier; other arxiv.org pages are ordinary web pages.
@@ -115,6 +117,9 @@ def _arxiv_from_url(url: str) -> ArxivId | None:
     Also `doi.org/10.48550/arXiv.<id>`, `huggingface.co/papers/<id>`, `alphaxiv.org/abs/<id>`
     and `ar5iv` pages: all of them name one arXiv paper.
     """
+    lowered = url.lower()
+    if not any(mark in lowered for mark in _ARXIV_MARKS):
+        return None  # most links: no need to parse them
     if "://" not in url:
         url = "https://" + url
     host = _host(url)
@@ -185,6 +190,8 @@ def github_repo(url: str) -> tuple[str, str] | None:
     Accepts `www.`, `http`, `.git`, trailing `/`, and deeper paths (`/tree/main/x`).
     """
     text = url.strip()
+    if "github.com" not in text.lower():
+        return None  # most links: no need to parse them
     if "://" not in text:
         if not text.lower().startswith(("github.com/", "www.github.com/")):
             return None
