@@ -23,6 +23,7 @@ from curator.normalize import (
     is_arxiv_id_url,
     is_badge_url,
     link_for,
+    subject_for_url,
 )
 from curator.sources.doc_text import (
     CATEGORY_HEADERS,
@@ -83,7 +84,7 @@ def anchors_of(unit: Unit, own_repo: str | None) -> list[Anchor]:
     for anchor in unit.all_links():
         if not usable(anchor, own_repo):
             continue
-        subject = link_for("url", anchor.url).subject
+        subject = subject_for_url(anchor.url)
         if subject not in seen:
             seen.add(subject)
             out.append(anchor)
