@@ -1,17 +1,19 @@
 """GitHub for publishing: PyGithub's objects and pagination (comments, issues, labels, pulls)
-under curator's retry policy, run by tenacity.
+under curator's one retry policy (resolvers/http.py, `publish_policy`).
 
 PyGithub's own retries and request spacing are off. Each call (one PyGithub operation, which
 may be several requests, e.g. every page of a list) is retried on a 5xx answer or a failed
 connection, and after a rate limit (Retry-After, the reset time, or a minute for a secondary
-limit) when the wait fits `max_wait`. A call that creates something (a POST) is never sent
-again after a 5xx or no answer: it may have taken effect, and the next run finds it by its
-marker instead. PyGithub sends every request, Link-header pages included, to the configured
-host only, so the token never leaves it; no message or repr shows the token.
+limit, read by `github_limit` as the resolver reads it) when the wait fits `max_wait`. A
+call that creates something (a POST) is never sent again after a 5xx or no answer: it may
+have taken effect, and the next run finds it by its marker instead. PyGithub sends every
+request, Link-header pages included, to the configured host only, so the token never leaves
+it; no message or repr shows the token.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -20,11 +22,17 @@ from urllib.parse import urlsplit
 
 import github
 import requests
-import tenacity
 
-from curator import __version__
 from curator.errors import CuratorError
 from curator.report.sanitize import clean, shorten
+from curator.resolvers.http import (
+    USER_AGENT,
+    Budget,
+    RetryableError,
+    call_with_retries,
+    github_limit,
+    publish_policy,
+)
 
 DEFAULT_API = "https://api.github.com"
 API_VERSION = "2022-11-28"
@@ -53,14 +61,13 @@ class GitHubAPI:
         parts = urlsplit(self.base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise PublishError(f"GITHUB_API_URL must be an http(s) URL, not {base_url!r}")
-        self.retries = retries
-        self.max_wait = max_wait
+        self.policy = publish_policy(retries, max_wait)
         self._sleep = sleep
         self.github = github.Github(
             base_url=self.base_url,
             auth=github.Auth.Token(token) if token else None,
             timeout=max(1, math.ceil(timeout)),
-            user_agent=f"curator/{__version__}",
+            user_agent=USER_AGENT,
             per_page=100,
             retry=None,  # no urllib3 retries: the policy below decides
             seconds_between_requests=None,
@@ -92,15 +99,18 @@ class GitHubAPI:
         `what` names it in messages ("POST comment"); `creates` marks an operation that must
         not be repeated once it may have taken effect.
         """
-        retrying = tenacity.Retrying(
-            retry=tenacity.retry_if_exception(lambda exc: self._wait(exc, 0, creates) is not None),
-            wait=lambda state: self._wait(_failure(state), state.attempt_number - 1, creates) or 0,
-            stop=self._stop,
-            sleep=self._sleep,
-            reraise=True,
-        )
+        tries = itertools.count(1)
+        # No budget of its own: the tries and every wait are bounded by the policy already.
+        budget = Budget(math.inf)
         try:
-            return retrying(operation)
+            return call_with_retries(
+                lambda: _try(operation, next(tries), creates),
+                budget,
+                self.policy,
+                sleep=self._sleep,
+            )
+        except RetryableError as exc:
+            raise PublishError(f"GitHub {what}: {self._last_failure(exc, budget)}") from None
         except github.GithubException as exc:
             raise PublishError(f"GitHub {what}: {_reason(exc)}") from None
         except requests.RequestException as exc:
@@ -116,50 +126,33 @@ class GitHubAPI:
         except PublishError:
             return ""
 
-    def _wait(self, exc: BaseException, attempt: int, creates: bool) -> float | None:
-        """Seconds to wait before trying `exc`'s operation again, or None: not again."""
-        if isinstance(exc, requests.RequestException):
-            return None if creates else 2.0**attempt
-        if not isinstance(exc, github.GithubException):
-            return None
-        if exc.status >= 500:
-            return None if creates else 2.0**attempt
-        return rate_limit_wait(exc.status, exc.headers or {}, str(exc.data), attempt)
-
-    def _stop(self, state: tenacity.RetryCallState) -> bool:
-        """Stop after `retries`; a limit longer than `max_wait` fails at once, saying so."""
-        wait = self._wait(_failure(state), state.attempt_number - 1, creates=False) or 0.0
-        if wait > self.max_wait:
-            raise PublishError(f"GitHub: rate limited for {wait:.0f} s") from None
-        return state.attempt_number > self.retries
+    def _last_failure(self, exc: RetryableError, budget: Budget) -> str:
+        """What the last try met: a limit too long to wait for, or GitHub's own answer."""
+        if exc.retry_after is not None and self.policy.refusal(exc.retry_after, budget):
+            return f"rate limited for {exc.retry_after:.0f} s"
+        cause = exc.__cause__
+        if isinstance(cause, github.GithubException):
+            return _reason(cause)
+        return exc.reason
 
 
-def rate_limit_wait(
-    status: int, headers: Mapping[str, str], body: str, attempt: int
-) -> float | None:
-    """Seconds GitHub asks to wait after a 403/429 rate limit; None when it is no limit."""
-    if status not in (403, 429):
-        return None
-    lower = {k.lower(): v for k, v in headers.items()}
-    header = lower.get("retry-after", "")
-    if header.isascii() and header.isdigit():
-        return float(header)
-    if lower.get("x-ratelimit-remaining") == "0":
-        reset = lower.get("x-ratelimit-reset", "")
-        return max(float(reset) - time.time(), 1.0) if reset.isascii() and reset.isdigit() else None
-    text = body.lower()
-    # Secondary limits without retry-after: GitHub says wait at least a minute.
-    if "secondary rate limit" in text or "abuse" in text:
-        return 60.0 * 2.0**attempt
-    return None
-
-
-def _failure(state: tenacity.RetryCallState) -> BaseException:
-    """The exception of the last try."""
-    assert state.outcome is not None and state.outcome.failed
-    exc = state.outcome.exception()
-    assert exc is not None
-    return exc
+def _try(operation: Callable[[], T], attempt: int, creates: bool) -> T:
+    """One try of a PyGithub operation; RetryableError when the policy may repeat it."""
+    try:
+        return operation()
+    except requests.RequestException as exc:
+        if creates:
+            raise
+        raise RetryableError(f"no answer ({type(exc).__name__})") from exc
+    except github.GithubException as exc:
+        limit = github_limit(
+            exc.status, exc.headers or {}, str(exc.data).encode(), attempt=attempt, now=time.time()
+        )
+        if limit is not None and limit.wait is not None:
+            raise RetryableError(limit.reason, limit.wait) from exc
+        if exc.status >= 500 and not creates:
+            raise RetryableError(f"HTTP {exc.status}") from exc
+        raise
 
 
 def _reason(exc: github.GithubException) -> str:

@@ -38,6 +38,7 @@ from curator.resolvers.http import (
     ConnectFailure,
     Pacer,
     RetryableError,
+    arxiv_policy,
     call_with_retries,
     read_body,
     status_error,
@@ -46,7 +47,6 @@ from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unver
 
 SERVICE = "arxiv"
 PREFIX = "arxiv:"
-ATTEMPTS = 5
 
 
 class _Rejected(Exception):
@@ -330,11 +330,7 @@ class ArxivResolver(CachedResolver):
             found = {m["id"]: m for m in metas if m is not None}
             return found, partial_ids(batch, found, transport.listed)
 
-        base = max(self.options.arxiv_delay, 0.1)
-        cap = self.options.rate_limit_wait
-        return call_with_retries(
-            once, budget, base=base, cap=cap, attempts=ATTEMPTS, sleep=self.sleep
-        )
+        return call_with_retries(once, budget, arxiv_policy(self.options), sleep=self.sleep)
 
     def _split(
         self, batch: list[str], exc: _Rejected, batches: deque[list[str]], asked: Mapping[str, str]

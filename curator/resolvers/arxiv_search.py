@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator.resolvers.arxiv import (
-    ATTEMPTS,
     SERVICE,
     ArxivResolver,
     _Rejected,
@@ -23,7 +22,7 @@ from curator.resolvers.arxiv import (
     _Unusable,
 )
 from curator.resolvers.arxiv_atom import feed_total, metadata
-from curator.resolvers.http import Budget, RetryableError, call_with_retries
+from curator.resolvers.http import Budget, RetryableError, arxiv_policy, call_with_retries
 
 #: arXiv's largest slice per request (its API manual: at most 2,000 results per call).
 MAX_SLICE = 2000
@@ -148,11 +147,7 @@ class ArxivSearch(ArxivResolver):
             metas = [m for m in (metadata(r) for r in results) if m is not None]
             return metas, len(transport.listed)
 
-        base = max(self.options.arxiv_delay, 0.1)
-        cap = self.options.rate_limit_wait
-        return call_with_retries(
-            once, budget, base=base, cap=cap, attempts=ATTEMPTS, sleep=self.sleep
-        )
+        return call_with_retries(once, budget, arxiv_policy(self.options), sleep=self.sleep)
 
 
 __all__ = ["MAX_SLICE", "SERVICE", "ArxivSearch", "SearchFailed", "Searched"]

@@ -4,7 +4,7 @@ PyGithub's `Requester` (`github.Github(...).requester`) builds and sends each re
 adds the User-Agent and, because no `auth` is given, no token: the REST path never sends one.
 It follows a 301 on the configured host by itself, which is how GitHub answers for a renamed
 repository (to /repositories/{id}), and returns any other status without raising. Its own
-retries and request spacing are off: `GithubHttp` (tenacity) is the one retry policy.
+retries and request spacing are off: curator's one retry policy (resolvers/http.py) decides.
 
 Each run has its own PyGithub connection object, passed to every call as `cnx`, with a
 requests adapter that counts every request that reached the server (a rename costs two)
@@ -29,7 +29,8 @@ from github.Requester import HTTPRequestsConnectionClass, HTTPSRequestsConnectio
 from requests.adapters import HTTPAdapter
 
 from curator.options import Options
-from curator.resolvers.github_http import USER_AGENT, Answer, Failure, TryAgain
+from curator.resolvers.github_http import Answer, Failure
+from curator.resolvers.http import USER_AGENT, RetryableError
 from curator.resolvers.interface import Counter
 
 COUNT_AS = "github_rest"
@@ -149,10 +150,9 @@ class RestClient:
             seconds_between_writes=None,
         )
 
-    def get(
-        self, path: str, headers: Mapping[str, str], timeout: float
-    ) -> Answer | Failure | TryAgain:
-        """One try of `GET path` (relative to the API base) within `timeout` seconds."""
+    def get(self, path: str, headers: Mapping[str, str], timeout: float) -> Answer | Failure:
+        """One try of `GET path` (relative to the API base) within `timeout` seconds;
+        RetryableError when it is worth another."""
         self.adapter.limit = timeout
         sent = {"Accept": "application/vnd.github+json", **headers}
         try:
@@ -160,9 +160,9 @@ class RestClient:
                 "GET", path, headers=sent, cnx=self._cnx
             )
         except requests.Timeout:
-            return TryAgain(f"GitHub did not answer within {timeout:g}s")
+            raise RetryableError(f"GitHub did not answer within {timeout:g}s") from None
         except requests.RequestException as exc:
-            return TryAgain(f"connection to GitHub failed ({type(exc).__name__})")
+            raise RetryableError(f"connection to GitHub failed ({type(exc).__name__})") from None
         except RuntimeError:
             # PyGithub refuses a 301 to another host or scheme, or back to the same path.
             return Failure("GitHub REST redirected to an unexpected place")

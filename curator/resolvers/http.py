@@ -1,24 +1,52 @@
-"""Shared HTTP helpers for resolvers: pacing, time budgets, Retry-After and tenacity retries.
+"""curator's one HTTP policy: time budgets, pacing, Retry-After, GitHub's rate limits and
+tenacity retries, for every resolver and for publishing.
 
-Nothing here knows a particular service. A resolver wraps one request in a function that
-raises `RetryableError` for a transient failure (timeout, reset, 5xx, 429, a garbled body)
-and hands it to `call_with_retries`, which backs off exponentially with jitter, honours a
-server's Retry-After, and never lets the whole service run past its `Budget`.
+Nothing here sends a request or knows a transport. A caller wraps one try in a function
+that raises `RetryableError` for a transient failure (timeout, reset, 5xx, 429, a garbled
+body; with `retry_after` when the server named its wait) and hands it to
+`call_with_retries` with its service's `RetryPolicy` and `Budget`. The policy decides how
+long to wait and when to stop: exponential backoff with jitter, or the server's own wait;
+never past the budget, never longer than `max_wait`, and only twice for a request that
+never reached its server. What a service does once the retries are over is its own
+business: arXiv marks the rest of the run unverified, the GitHub resolver gives GitHub up
+after two failures in a row or a limit it cannot wait out, publishing raises.
+
+The policies side by side (`arxiv_policy`, `github_policy`, `publish_policy`):
+
+| who           | tries | backoff            | longest wait a server may ask      |
+|---------------|-------|--------------------|------------------------------------|
+| arXiv         | 5     | 3 s × 2ⁿ (+ ≤ 3 s) | `rate_limit_wait` (60 s)            |
+| GitHub checks | 3     | ½ s × 2ⁿ (+ ≤ ½ s) | `rate_limit_wait` (60 s)            |
+| publishing    | 4     | 1 s × 2ⁿ (+ ≤ 1 s) | `max_wait` (60 s)                   |
+
+Web links are asked once each (a link checker's retry would only double the requests of
+a run; an unanswered link is `unverified`, and the next run asks again); they share the
+budget and the transient statuses defined here.
 """
 
 from __future__ import annotations
 
 import email.utils
+import json
+import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
 import httpx
 import tenacity
 
+from curator import __version__
+from curator.options import Options
+from curator.resolvers.github_parse import is_rate_limited
+
 T = TypeVar("T")
+
+#: How curator names itself to every service.
+USER_AGENT = f"curator/{__version__}"
 
 #: Statuses worth asking again: rate limited, or the server (or its gateway) failing.
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
@@ -30,9 +58,16 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
     httpx.RemoteProtocolError,
 )
 
+#: Tries (the first included) for a request that never reached its server.
+CONNECT_ATTEMPTS = 2
+
+#: GitHub's advice after a secondary limit that names no wait: at least a minute, then
+#: exponentially longer for each further limit.
+SECONDARY_WAIT = 60.0
+
 
 class RetryableError(Exception):
-    """A transient failure of one request; `retry_after` is the server's wish in seconds."""
+    """A transient failure of one try; `retry_after` is the server's wish in seconds."""
 
     def __init__(self, reason: str, retry_after: float | None = None) -> None:
         super().__init__(reason)
@@ -45,8 +80,47 @@ class ConnectFailure(RetryableError):
     CONNECT_ATTEMPTS times in all, so a machine without network gives up in seconds."""
 
 
-#: Tries (the first included) for a request that never reached its server.
-CONNECT_ATTEMPTS = 2
+class GiveUp(Exception):
+    """Asking this service again in this run is pointless (its limit names no reset time,
+    its budget is spent): never retried."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How one service is asked again: tries, backoff, and the longest wait it may ask."""
+
+    attempts: int
+    base: float  # backoff: base * 2**n plus up to `base` of jitter ...
+    cap: float  # ... and never more than `cap`
+    max_wait: float  # a Retry-After or limit reset further away is not waited for
+
+    def refusal(self, wait: float, budget: Budget) -> str:
+        """Why a server-asked wait of `wait` seconds is not taken, or "" when it is."""
+        if wait > self.max_wait:
+            return f"waiting {wait:.0f}s exceeds the allowed wait"
+        if wait >= budget.remaining():
+            return f"waiting {wait:.0f}s exceeds the time budget"
+        return ""
+
+
+def arxiv_policy(options: Options) -> RetryPolicy:
+    """arXiv: five tries, backing off from its own 3-second spacing."""
+    wait = options.rate_limit_wait
+    return RetryPolicy(attempts=5, base=max(options.arxiv_delay, 0.1), cap=wait, max_wait=wait)
+
+
+def github_policy(options: Options) -> RetryPolicy:
+    """GitHub checks: three tries, short backoff (a run has many repositories to ask)."""
+    return RetryPolicy(attempts=3, base=0.5, cap=8.0, max_wait=options.rate_limit_wait)
+
+
+def publish_policy(retries: int, max_wait: float) -> RetryPolicy:
+    """Publishing: `retries` more tries after the first, a second's backoff."""
+    return RetryPolicy(attempts=retries + 1, base=1.0, cap=16.0, max_wait=max_wait)
 
 
 class Budget:
@@ -54,6 +128,7 @@ class Budget:
 
     def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
+        self.seconds = seconds
         self.deadline = clock() + seconds
 
     def remaining(self) -> float:
@@ -101,6 +176,61 @@ class Pacer:
             self._last = self.clock()
 
 
+def call_with_retries(
+    fn: Callable[[], T],
+    budget: Budget,
+    policy: RetryPolicy,
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """Call `fn` until it returns, retrying RetryableError as `policy` says, inside `budget`.
+
+    Gives up, re-raising the last RetryableError, after `policy.attempts` calls (two for a
+    request that never reached its server), when the budget cannot cover the next wait, or
+    when the server asks for a wait the policy refuses. Any other exception propagates at once.
+    """
+    backoff = tenacity.wait_exponential_jitter(
+        multiplier=policy.base, max=policy.cap, jitter=policy.base
+    )
+
+    def wait(state: tenacity.RetryCallState) -> float:
+        hint = _retry_after(state)
+        return hint if hint is not None else float(backoff(state))
+
+    def stop(state: tenacity.RetryCallState) -> bool:
+        hint = _retry_after(state)
+        if hint is not None and policy.refusal(hint, budget):
+            return True
+        if _connect_failed(state) and state.attempt_number >= CONNECT_ATTEMPTS:
+            return True
+        return state.attempt_number >= policy.attempts or state.upcoming_sleep >= budget.remaining()
+
+    retrying = tenacity.Retrying(
+        retry=tenacity.retry_if_exception_type(RetryableError),
+        wait=wait,
+        stop=stop,
+        sleep=sleep,
+        reraise=True,
+    )
+    return retrying(fn)
+
+
+def _connect_failed(state: tenacity.RetryCallState) -> bool:
+    """True when the last try never reached the server."""
+    return state.outcome is not None and isinstance(state.outcome.exception(), ConnectFailure)
+
+
+def _retry_after(state: tenacity.RetryCallState) -> float | None:
+    """The Retry-After carried by the last failure, if any."""
+    if state.outcome is None:
+        return None
+    exc = state.outcome.exception()
+    return exc.retry_after if isinstance(exc, RetryableError) else None
+
+
+# -- reading answers ------------------------------------------------------------------------
+
+
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
     """Seconds to wait from a Retry-After header (delta-seconds or HTTP-date), else None."""
     if value is None or not value.strip():
@@ -143,54 +273,78 @@ def read_body(response: httpx.Response, deadline: float, limit: int = 50_000_000
     return b"".join(chunks)
 
 
-def call_with_retries(
-    fn: Callable[[], T],
-    budget: Budget,
-    *,
-    base: float = 1.0,
-    cap: float = 60.0,
-    attempts: int = 5,
-    sleep: Callable[[float], None] = time.sleep,
-) -> T:
-    """Call `fn` until it returns, retrying RetryableError with backoff inside `budget`.
+# -- GitHub's rate limits (REST, GraphQL and publishing alike) -------------------------------
 
-    Waits `base * 2**n` plus up to `base` of jitter (at most `cap`), or the server's
-    Retry-After when it gave one. Gives up, re-raising the last RetryableError, after
-    `attempts` calls, when the budget cannot cover the next wait, or when Retry-After
-    asks for more than `cap`. Any other exception propagates at once.
+
+@dataclass(frozen=True)
+class Limit:
+    """GitHub is rate limiting: `wait` seconds until it may be asked again (None: unknown)."""
+
+    reason: str
+    wait: float | None
+
+
+def github_limit(
+    status: int, headers: Mapping[str, str], body: bytes, *, attempt: int, now: float
+) -> Limit | None:
+    """The rate limit an answer of GitHub reports, or None when it reports none.
+
+    Primary: `x-ratelimit-remaining: 0` on a 403/429 (or a GraphQL RATE_LIMITED error),
+    until `x-ratelimit-reset`. Secondary: a 403/429 with Retry-After or GitHub's words for
+    it, for Retry-After seconds or GitHub's advised minute, doubling with each `attempt`.
+    `now` is the epoch time, to compare with the reset.
     """
-    backoff = tenacity.wait_exponential_jitter(multiplier=base, max=cap, jitter=base)
-
-    def wait(state: tenacity.RetryCallState) -> float:
-        hint = _retry_after(state)
-        return hint if hint is not None else float(backoff(state))
-
-    def stop(state: tenacity.RetryCallState) -> bool:
-        hint = _retry_after(state)
-        if hint is not None and hint > cap:
-            return True
-        if _connect_failed(state) and state.attempt_number >= CONNECT_ATTEMPTS:
-            return True
-        return state.attempt_number >= attempts or state.upcoming_sleep >= budget.remaining()
-
-    retrying = tenacity.Retrying(
-        retry=tenacity.retry_if_exception_type(RetryableError),
-        wait=wait,
-        stop=stop,
-        sleep=sleep,
-        reraise=True,
-    )
-    return retrying(fn)
+    lower = {key.lower(): value for key, value in headers.items()}
+    refused = status in (403, 429)
+    graphql = _graphql_rate_limited(body)
+    if lower.get("x-ratelimit-remaining") == "0" and (refused or graphql):
+        reset = _epoch(lower.get("x-ratelimit-reset"))
+        if reset is None:
+            return Limit("GitHub rate limit exhausted (no reset time given)", None)
+        # +1: the reset is a whole epoch second; asking in that same second may fail again.
+        return Limit(
+            f"GitHub rate limit exhausted until {_utc_time(reset)}", max(0.0, reset - now) + 1.0
+        )
+    advised = SECONDARY_WAIT * 2.0 ** max(0, attempt - 1)
+    if refused and _secondary(status, lower, body):
+        wait = parse_retry_after(lower.get("retry-after"))
+        return Limit("GitHub secondary rate limit", advised if wait is None else wait)
+    if graphql:
+        return Limit("GitHub GraphQL RATE_LIMITED", advised)
+    return None
 
 
-def _connect_failed(state: tenacity.RetryCallState) -> bool:
-    """True when the last try never reached the server."""
-    return state.outcome is not None and isinstance(state.outcome.exception(), ConnectFailure)
+def _secondary(status: int, headers: Mapping[str, str], body: bytes) -> bool:
+    """403/429 that is a secondary ("abuse") limit rather than a real refusal."""
+    if "retry-after" in headers or status == 429:
+        return True
+    text = body[:2000].decode("utf-8", "replace").lower()
+    return "secondary rate limit" in text or "abuse" in text
 
 
-def _retry_after(state: tenacity.RetryCallState) -> float | None:
-    """The Retry-After carried by the last failure, if any."""
-    if state.outcome is None:
+def _graphql_rate_limited(body: bytes) -> bool:
+    """True for a GraphQL body with a RATE_LIMITED error (GitHub sends those under 200)."""
+    if b"RATE_LIMITED" not in body:
+        return False
+    try:
+        return is_rate_limited(json.loads(body))
+    except ValueError:
+        return False
+
+
+def _epoch(value: str | None) -> float | None:
+    """An epoch-seconds header (x-ratelimit-reset), or None unless finite and not negative:
+    a wait of `nan` or `-5` would make sleep() raise."""
+    try:
+        seconds = float(value) if value is not None else None
+    except ValueError:
         return None
-    exc = state.outcome.exception()
-    return exc.retry_after if isinstance(exc, RetryableError) else None
+    return seconds if seconds is not None and 0 <= seconds < math.inf else None
+
+
+def _utc_time(epoch: float) -> str:
+    """`HH:MM:SS UTC` of an epoch, or a plain phrase when it is beyond the calendar."""
+    try:
+        return time.strftime("%H:%M:%S UTC", time.gmtime(epoch))
+    except (OverflowError, OSError, ValueError):
+        return "an unreadable time"

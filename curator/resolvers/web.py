@@ -28,6 +28,7 @@ from curator.options import Options
 from curator.resolvers.base import CachedResolver
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.guard import address_reason, check_url, parse_host_address
+from curator.resolvers.http import Budget
 from curator.resolvers.interface import (
     Blocked,
     Counter,
@@ -178,36 +179,36 @@ class WebResolver(CachedResolver):
 
     async def _check_all(self, subjects: list[str]) -> dict[str, Outcome]:
         """Check every subject concurrently within the service budget."""
-        deadline = time.monotonic() + self.options.service_budget
+        budget = Budget(self.options.service_budget)
         # The transport, not a client: no proxy from the environment, no cookies, and no
         # redirect handling of its own (a client parses Location before the guard sees it).
         # No keep-alive: connections go to pinned addresses, and a pooled TLS connection
         # to one IP must never carry a request for another host name.
         limits = httpx.Limits(max_keepalive_connections=0)
         async with httpx.AsyncHTTPTransport(limits=limits, retries=0) as transport:
-            run = _Run(self, transport, deadline)
+            run = _Run(self, transport, budget)
             tasks = {asyncio.create_task(run.counted(s)): s for s in subjects}
             done, pending = await asyncio.wait(tasks, timeout=max(0.0, run.remaining()))
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
-        budget = f"time budget of {self.options.service_budget:g}s exhausted"
+        spent = f"time budget of {self.options.service_budget:g}s exhausted"
         return {
-            subject: task.result() if task in done else Unverified(subject, budget)
+            subject: task.result() if task in done else Unverified(subject, spent)
             for task, subject in tasks.items()
         }
 
 
 class _Run:
-    """The state of one batch of checks: transport, limits, resolved hosts, deadline."""
+    """The state of one batch of checks: transport, limits, resolved hosts, budget."""
 
     def __init__(
-        self, owner: WebResolver, transport: httpx.AsyncHTTPTransport, deadline: float
+        self, owner: WebResolver, transport: httpx.AsyncHTTPTransport, budget: Budget
     ) -> None:
         self.owner = owner
         self.options = owner.options
         self.transport = transport
-        self.deadline = deadline
+        self.budget = budget
         self.all_hosts = asyncio.Semaphore(max(1, self.options.web_concurrency))
         self.per_host: dict[str, asyncio.Semaphore] = {}
         self.next_start: dict[str, float] = {}
@@ -216,7 +217,7 @@ class _Run:
 
     def remaining(self) -> float:
         """Seconds left in the service budget."""
-        return self.deadline - time.monotonic()
+        return self.budget.remaining()
 
     async def counted(self, subject: str) -> Outcome:
         """`check`, ticking the subject off the progress display when it is settled."""

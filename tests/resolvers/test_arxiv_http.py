@@ -12,6 +12,7 @@ from curator.resolvers.http import (
     Budget,
     Pacer,
     RetryableError,
+    RetryPolicy,
     call_with_retries,
     parse_retry_after,
     status_error,
@@ -48,6 +49,11 @@ def failing(errors: list[Exception], result: str = "ok") -> tuple[list[int], obj
     return calls, fn
 
 
+def policy(attempts: int = 5, base: float = 1.0, cap: float = 60.0) -> RetryPolicy:
+    """A policy whose longest accepted server wait is its backoff cap, as arXiv's is."""
+    return RetryPolicy(attempts=attempts, base=base, cap=cap, max_wait=cap)
+
+
 # -- Retry-After ------------------------------------------------------------------------------
 def test_retry_after_seconds_and_http_date() -> None:
     now = datetime(2026, 4, 12, 22, 0, 0, tzinfo=UTC)
@@ -72,7 +78,9 @@ def test_status_error_only_for_transient_statuses() -> None:
 def test_retries_until_success_with_growing_jittered_waits() -> None:
     t = FakeTime()
     calls, fn = failing([RetryableError("503")] * 3)
-    assert call_with_retries(fn, Budget(100, t.clock), base=1, cap=60, sleep=t.sleep) == "ok"  # type: ignore[arg-type]
+    assert (
+        call_with_retries(fn, Budget(100, t.clock), policy(base=1, cap=60), sleep=t.sleep) == "ok"
+    )  # type: ignore[arg-type]
     assert len(calls) == 4
     assert len(t.sleeps) == 3
     for n, slept in enumerate(t.sleeps):
@@ -83,7 +91,7 @@ def test_gives_up_after_the_attempts_with_the_last_error() -> None:
     t = FakeTime()
     calls, fn = failing([RetryableError(f"503 #{i}") for i in range(10)])
     with pytest.raises(RetryableError, match="503 #2"):
-        call_with_retries(fn, Budget(1000, t.clock), attempts=3, sleep=t.sleep)  # type: ignore[arg-type]
+        call_with_retries(fn, Budget(1000, t.clock), policy(attempts=3), sleep=t.sleep)  # type: ignore[arg-type]
     assert len(calls) == 3
 
 
@@ -91,7 +99,7 @@ def test_never_sleeps_past_the_budget() -> None:
     t = FakeTime()
     calls, fn = failing([RetryableError("503")] * 10)
     with pytest.raises(RetryableError):
-        call_with_retries(fn, Budget(5, t.clock), base=1, attempts=10, sleep=t.sleep)  # type: ignore[arg-type]
+        call_with_retries(fn, Budget(5, t.clock), policy(base=1, attempts=10), sleep=t.sleep)  # type: ignore[arg-type]
     assert t.now <= 5
     assert 2 <= len(calls) <= 4
 
@@ -99,7 +107,7 @@ def test_never_sleeps_past_the_budget() -> None:
 def test_retry_after_is_used_as_the_wait() -> None:
     t = FakeTime()
     _calls, fn = failing([RetryableError("429", retry_after=17)])
-    call_with_retries(fn, Budget(100, t.clock), base=1, cap=60, sleep=t.sleep)  # type: ignore[arg-type]
+    call_with_retries(fn, Budget(100, t.clock), policy(base=1, cap=60), sleep=t.sleep)  # type: ignore[arg-type]
     assert t.sleeps == [17]
 
 
@@ -107,7 +115,7 @@ def test_retry_after_beyond_cap_stops_at_once() -> None:
     t = FakeTime()
     calls, fn = failing([RetryableError("429", retry_after=3600)])
     with pytest.raises(RetryableError):
-        call_with_retries(fn, Budget(10_000, t.clock), cap=60, sleep=t.sleep)  # type: ignore[arg-type]
+        call_with_retries(fn, Budget(10_000, t.clock), policy(cap=60), sleep=t.sleep)  # type: ignore[arg-type]
     assert len(calls) == 1 and t.sleeps == []
 
 
@@ -115,7 +123,7 @@ def test_other_errors_are_not_retried() -> None:
     t = FakeTime()
     calls, fn = failing([KeyError("bug")])
     with pytest.raises(KeyError):
-        call_with_retries(fn, Budget(100, t.clock), sleep=t.sleep)  # type: ignore[arg-type]
+        call_with_retries(fn, Budget(100, t.clock), policy(), sleep=t.sleep)  # type: ignore[arg-type]
     assert len(calls) == 1
 
 
