@@ -19,9 +19,10 @@ The policies side by side (`arxiv_policy`, `github_policy`, `publish_policy`):
 | GitHub checks | 3     | ½ s × 2ⁿ (+ ≤ ½ s) | `rate_limit_wait` (60 s)            |
 | publishing    | 4     | 1 s × 2ⁿ (+ ≤ 1 s) | `max_wait` (60 s)                   |
 
-Web links are asked once each (a link checker's retry would only double the requests of
-a run; an unanswered link is `unverified`, and the next run asks again); they share the
-budget and the transient statuses defined here.
+Web links are asked once each (HEAD, then GET where HEAD is refused): a run holds hundreds
+of links to many hosts under per-host spacing and one budget, so a host that fails or rate
+limits now is reported `unverified` (a warning, never `broken`, never cached) and asked again
+by the next run rather than waited for in this one. They share the budget defined here.
 """
 
 from __future__ import annotations
