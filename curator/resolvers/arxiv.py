@@ -79,7 +79,7 @@ def query_url(
     sort: tuple[str, str] = ("relevance", "descending"),
 ) -> str:
     """The export API URL for one page: `endpoint` (which may carry a query already) plus
-    the parameters in the order and encoding the arxiv package used."""
+    the parameters in the order and encoding of the recorded requests (api-samples)."""
     args = {
         "search_query": search_query,
         "id_list": ",".join(id_list or []),
