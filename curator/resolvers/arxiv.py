@@ -1,32 +1,32 @@
 """The arXiv resolver: every arXiv ID of a run in `id_list` batches, paced, retried and cached.
 
-Requests go through the arxiv package (`arxiv.Client`, `arxiv.Search`), whose HTTP session
-is replaced by `_Transport`: one httpx connection that waits `arxiv_delay` between calls,
-bounds each call by `timeout` and the service budget, counts what it sends, and refuses any
-answer that is not a complete feed, so an outage ends as Unverified and never as NotFound.
+curator speaks the export API itself (arxiv_atom.py says why not through the `arxiv`
+package): `_Transport` is one httpx connection that waits `arxiv_delay` between calls,
+bounds each call by `timeout` and the service budget, counts what it sends, and returns
+only a complete feed, parsed once, so an outage ends as Unverified and never as NotFound.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 
-from curator import __version__
 from curator.model import Service
 from curator.normalize import parse_arxiv_id
 from curator.options import Options
 from curator.resolvers.arxiv_atom import (
+    Feed,
     FeedError,
-    metadata,
+    UnreadableEntry,
+    parse_feed,
     partial_ids,
-    read_feed,
     rejected_ids,
 )
 from curator.resolvers.arxiv_pages import EMPTY_ONLY, EmptyPages, with_control
@@ -34,6 +34,7 @@ from curator.resolvers.base import CachedResolver
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.http import (
     TRANSIENT_ERRORS,
+    USER_AGENT,
     Budget,
     ConnectFailure,
     Pacer,
@@ -63,45 +64,56 @@ class _Unusable(Exception):
 
 
 class _Unreadable(Exception):
-    """A complete feed the arxiv package failed on: this batch is unverified, the rest asked."""
+    """A complete feed with a field curator cannot read: this batch is unverified, the rest
+    asked (asking again would get the same feed)."""
 
 
-class _Reply:
-    """The two fields of a requests.Response that `arxiv.Client` reads."""
-
-    def __init__(self, status_code: int, content: bytes, listed: list[str | None]) -> None:
-        self.status_code = status_code
-        self.content = content
-        #: The base IDs of the feed's entries (None: unreadable), as arXiv sent them.
-        self.listed = listed
+def query_url(
+    endpoint: str,
+    *,
+    id_list: list[str] | None = None,
+    search_query: str = "",
+    start: int = 0,
+    max_results: int,
+    sort: tuple[str, str] = ("relevance", "descending"),
+) -> str:
+    """The export API URL for one page: `endpoint` (which may carry a query already) plus
+    the parameters in the order and encoding of the recorded requests (api-samples)."""
+    args = {
+        "search_query": search_query,
+        "id_list": ",".join(id_list or []),
+        "sortBy": sort[0],
+        "sortOrder": sort[1],
+        "start": str(start),
+        "max_results": str(max_results),
+    }
+    return endpoint + ("&" if "?" in endpoint else "?") + urlencode(args)
 
 
 class _Transport:
-    """Stands in for the requests.Session of `arxiv.Client` (it only calls `get`)."""
+    """One paced, counted, deadline-bounded httpx connection to the export API."""
 
-    def __init__(self, http: httpx.Client, pacer: Pacer, counter: Counter, timeout: float) -> None:
+    def __init__(
+        self, http: httpx.Client, pacer: Pacer, counter: Counter, timeout: float, budget: Budget
+    ) -> None:
         self.http = http
         self.pacer = pacer
         self.counter = counter
         self.timeout = timeout
-        self.budget = Budget(0.0)
-        self.listed: list[str | None] = []
+        self.budget = budget
 
-    def get(self, url: str, headers: Mapping[str, str] | None = None, **_: Any) -> _Reply:
-        """Send one paced GET and return it only when it is a complete 200 feed."""
+    def get(self, url: str) -> Feed:
+        """Send one paced GET and return its feed when it is a complete 200 feed."""
         self.pacer.wait()
         timeout = min(self.timeout, self.budget.remaining())
         if timeout <= 0:
             raise RetryableError("arXiv time budget exhausted")
-        agent = f"curator/{__version__} ({(headers or {}).get('user-agent', 'arxiv.py')})"
-        sent = {"User-Agent": agent, "Accept": "application/atom+xml"}
+        sent = {"User-Agent": USER_AGENT, "Accept": "application/atom+xml"}
         try:
             status, answer_headers, body = self._send(url, sent, timeout)
         finally:
             self.pacer.finished()
-        reply = _judge(status, answer_headers, body)
-        self.listed = reply.listed
-        return reply
+        return _judge(status, answer_headers, body)
 
     def _send(
         self, url: str, headers: dict[str, str], timeout: float
@@ -127,14 +139,15 @@ class _Transport:
             raise _Unusable(f"{type(exc).__name__}: {exc}") from None
 
 
-def _judge(status: int, headers: httpx.Headers, body: bytes) -> _Reply:
-    """The reply for a complete 200 feed; the matching exception for anything else."""
+def _judge(status: int, headers: httpx.Headers, body: bytes) -> Feed:
+    """The feed of a complete 200 answer; the matching exception for anything else."""
     if status == 200:
         try:
-            listed = read_feed(body)
+            return parse_feed(body)
         except FeedError as exc:
             raise RetryableError(str(exc)) from None
-        return _Reply(status, body, listed)
+        except UnreadableEntry as exc:
+            raise _Unreadable(f"curator could not read its feed ({exc})") from None
     if status == 400:
         raise _Rejected(*rejected_ids(body))
     failure = status_error(status, headers)
@@ -142,16 +155,6 @@ def _judge(status: int, headers: httpx.Headers, body: bytes) -> _Reply:
         raise failure
     raise _Unusable(f"HTTP {status}")
 
-
-#: A transport class: `_Transport` or one extending it.
-T = TypeVar("T", bound=_Transport)
-
-
-# The arxiv package logs each partial entry it skips as a warning, which would reach stderr
-# through logging's last-resort handler; curator reports those IDs as unverified instead.
-_PACKAGE_LOG = logging.getLogger("arxiv")
-if _PACKAGE_LOG.level == logging.NOTSET:
-    _PACKAGE_LOG.setLevel(logging.ERROR)
 
 #: Cache stamp of the end of the last arXiv request of any run sharing the cache.
 LAST_REQUEST = "arxiv:last-request"
@@ -221,25 +224,29 @@ class ArxivResolver(CachedResolver):
             return not_found_value(outcome)
         return dict(outcome.meta) if isinstance(outcome, Found) else None
 
+    @property
+    def batch_size(self) -> int:
+        """IDs per request (at least one)."""
+        return max(1, self.options.arxiv_batch_size)
+
     def _fetch(self, bases: list[str], asked: Mapping[str, str]) -> dict[str, Outcome]:
         """Ask arXiv about `bases` in batches over one paced connection."""
-        size = max(1, self.options.arxiv_batch_size)
+        size = self.batch_size
         budget = Budget(self.options.service_budget)
-        with self._connection(size, budget, _Transport) as (client, transport):
+        with self._connection(budget) as transport:
             batches = deque(bases[i : i + size] for i in range(0, len(bases), size))
-            return self._run_batches(client, transport, batches, budget, asked)
+            return self._run_batches(transport, batches, budget, asked)
 
     @contextmanager
-    def _connection(self, size: int, budget: Budget, kind: type[T]) -> Iterator[tuple[Any, T]]:
-        """An arxiv.Client over one paced connection (a `kind` transport), spaced from the
-        previous run; the end of its last request is stamped for the next run."""
+    def _connection(self, budget: Budget) -> Iterator[_Transport]:
+        """One paced connection to arXiv, spaced from the previous run; the end of its last
+        request is stamped for the next run."""
         self._space_from_previous_run()
         limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        timeout = self.options.timeout
         try:
             with httpx.Client(limits=limits, follow_redirects=True, trust_env=False) as http:
-                transport = kind(http, self._pacer, self.counter, self.options.timeout)
-                transport.budget = budget
-                yield self._client(transport, size), transport
+                yield _Transport(http, self._pacer, self.counter, timeout, budget)
         finally:
             self.cache.set_stamp(LAST_REQUEST)
 
@@ -251,21 +258,13 @@ class ArxivResolver(CachedResolver):
             if 0 < gap <= self.options.arxiv_delay:
                 self.sleep(gap)
 
-    def _client(self, transport: _Transport, size: int) -> Any:
-        """An arxiv.Client aimed at the configured endpoint, sending through `transport`."""
-        import arxiv  # imported here: a run answered from the cache never needs it
-
-        # The client's own retries and delay stay off: tenacity and the pacer do both.
-        client = arxiv.Client(page_size=size, delay_seconds=0, num_retries=0)
-        url = self.options.arxiv_api_url.replace("{", "{{").replace("}", "}}")
-        client.query_url_format = url + ("&{}" if "?" in url else "?{}")
-        client._session.close()
-        client._session = transport
-        return client
+    def _get(self, transport: _Transport, url: str, budget: Budget) -> Feed:
+        """The feed at `url`: one request, plus retries within the budget."""
+        policy = arxiv_policy(self.options)
+        return call_with_retries(lambda: transport.get(url), budget, policy, sleep=self.sleep)
 
     def _run_batches(
         self,
-        client: Any,
         transport: _Transport,
         batches: deque[list[str]],
         budget: Budget,
@@ -284,8 +283,11 @@ class ArxivResolver(CachedResolver):
             if failure:
                 out.update({asked[b]: Unverified(asked[b], failure) for b in batch})
                 continue
+            url = query_url(
+                self.options.arxiv_api_url, id_list=with_control(batch), max_results=self.batch_size
+            )
             try:
-                found, partial = self._ask(client, transport, batch, budget)
+                feed = self._get(transport, url, budget)
             except (RetryableError, _Unusable) as exc:
                 failure = f"arXiv unavailable: {exc}"
                 self.notes.append(f"{failure} ({len(batch)} IDs in the failing batch)")
@@ -299,38 +301,22 @@ class ArxivResolver(CachedResolver):
                 self.notes.append(f"{reason} ({len(batch)} IDs in the batch)")
                 out.update({asked[b]: Unverified(asked[b], reason) for b in batch})
                 continue
-            if not transport.listed:
+            if not feed.listed:
                 out.update(pages.empty(batch, batches, asked))
                 continue
             pages.proven = True
-            if partial:
-                self.notes.append(f"arXiv sent incomplete records for {len(partial)} IDs")
-            out.update(self._record(batch, found, partial, asked))
+            out.update(self._answered(batch, feed, asked))
         return out
 
-    def _ask(
-        self, client: Any, transport: _Transport, batch: list[str], budget: Budget
-    ) -> tuple[dict[str, dict[str, Any]], list[str]]:
-        """Metadata by base ID for one batch (one request, plus retries), and the IDs whose
-        record arXiv sent but the arxiv package skipped as partial."""
-
-        import arxiv
-
-        def once() -> tuple[dict[str, dict[str, Any]], list[str]]:
-            query = with_control(batch)
-            search = arxiv.Search(id_list=query, max_results=len(query))
-            try:
-                results = list(client.results(search))
-            except (ValueError, arxiv.ArxivError) as exc:
-                raise RetryableError(f"unreadable answer: {exc}") from None
-            except (TypeError, KeyError, AttributeError, IndexError) as exc:
-                # The feed passed read_feed, so asking again would fail the same way.
-                raise _Unreadable(f"the arxiv package could not read it ({exc!r})") from None
-            metas = (metadata(r) for r in results)
-            found = {m["id"]: m for m in metas if m is not None}
-            return found, partial_ids(batch, found, transport.listed)
-
-        return call_with_retries(once, budget, arxiv_policy(self.options), sleep=self.sleep)
+    def _answered(
+        self, batch: list[str], feed: Feed, asked: Mapping[str, str]
+    ) -> dict[str, Outcome]:
+        """Outcomes of a batch arXiv answered with entries (a note for partial records)."""
+        found = {paper.id: paper.metadata() for paper in feed.papers}
+        partial = partial_ids(batch, found, feed.listed)
+        if partial:
+            self.notes.append(f"arXiv sent incomplete records for {len(partial)} IDs")
+        return self._record(batch, found, partial, asked)
 
     def _split(
         self, batch: list[str], exc: _Rejected, batches: deque[list[str]], asked: Mapping[str, str]

@@ -1,8 +1,25 @@
-"""Pure helpers for arXiv export API answers: feed checks, 400 error feeds, metadata, withdrawal.
+"""The arXiv export API's Atom feed, read once and strictly: papers, 400 errors, withdrawals.
 
-The arxiv package parses leniently (lxml `recover=True`), so a truncated or garbled body
-would look like a feed with fewer papers and turn an outage into false "not found"s.
-`read_feed` is the strict gate every 200 answer passes first.
+curator speaks the export API itself (httpx, the one HTTP layer in resolvers/http.py) and
+parses its feed here, with the standard library, instead of going through the `arxiv`
+package. That package (4.0.2) cannot give curator what a run needs through its public API:
+
+* `arxiv.Client` sends through a `requests.Session` it creates itself, with no public way to
+  supply a transport, and calls `session.get(url, headers=...)` with no timeout, so a silent
+  server would hang the run forever; nothing bounds the body's size or the whole service's
+  time.
+* It retries and paces on its own (`num_retries`, `delay_seconds`) with no Retry-After, no
+  budget and no count of the requests sent; curator must count every request (the report's
+  counts equal the services' logs) and keep arXiv's 3-second spacing across runs.
+* `Client.results` pages on by itself when a page is short (an entry it skipped), sending
+  requests curator neither asked for nor counted.
+* Its parser is lenient (lxml `recover=True`): a truncated or garbled body reads as a feed
+  with fewer papers, which would turn an outage into false "not found"s.
+
+So `parse_feed` is the strict gate every 200 answer passes, and the only parser: it checks
+the feed is complete (as many entries as it announces) and turns each entry into an
+`ArxivPaper`. An entry lacking <id>, <updated> or <published> is partial (listed, not a
+paper), as the package skipped it; curator reports such an ID as unverified, not unknown.
 """
 
 from __future__ import annotations
@@ -10,12 +27,14 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Container
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from curator.normalize import parse_arxiv_id
 
 ATOM = "{http://www.w3.org/2005/Atom}"
+ARXIV = "{http://arxiv.org/schemas/atom}"
 OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
 _ERROR_ANCHOR = "/api/errors#incorrect_id_format_for_"
 
@@ -36,13 +55,62 @@ class FeedError(ValueError):
     """A 200 answer that is not a complete Atom feed (blank, `Rate exceeded.`, truncated)."""
 
 
-def read_feed(body: bytes) -> list[str | None]:
-    """The base ID of every entry of a complete feed (None where an entry's <id> is
-    unreadable); FeedError when the body is not a complete feed.
+class UnreadableEntry(ValueError):
+    """A complete feed with a field no reader can use (a date that is not a date): asking
+    again would get the same answer."""
 
-    The arxiv package skips an entry that lacks <id>, <updated> or <published>; comparing its
-    results with this list tells "arXiv does not know the ID" from "arXiv's record was partial".
-    """
+
+@dataclass(frozen=True)
+class ArxivPaper:
+    """One complete entry of a feed: the latest version of a paper, as arXiv describes it."""
+
+    id: str  # base ID, no version
+    version: int
+    title: str
+    authors: tuple[str, ...]
+    abstract: str
+    published: datetime  # v1 submission, UTC
+    updated: datetime  # this version, UTC
+    primary_category: str
+    categories: tuple[str, ...]
+    comment: str
+    journal_ref: str
+    doi: str
+
+    def metadata(self) -> dict[str, Any]:
+        """The JSON-able metadata the cache keeps and the reports show."""
+        return {
+            "id": self.id,
+            "version": self.version,
+            "url": f"https://arxiv.org/abs/{self.id}",
+            "title": self.title,
+            "authors": list(self.authors),
+            "abstract": self.abstract,
+            "published": self.published.date().isoformat(),
+            "published_at": _iso(self.published),
+            "updated": _iso(self.updated),
+            "primary_category": self.primary_category,
+            "categories": list(self.categories),
+            "comment": self.comment,
+            "journal_ref": self.journal_ref,
+            "doi": self.doi,
+            "withdrawn": is_withdrawal(self.comment, self.abstract),
+        }
+
+
+@dataclass(frozen=True)
+class Feed:
+    """A complete feed: arXiv's total, the base ID of every entry (None where unreadable),
+    and the papers of its complete entries."""
+
+    total: int
+    listed: tuple[str | None, ...]
+    papers: tuple[ArxivPaper, ...]
+
+
+def parse_feed(body: bytes) -> Feed:
+    """Read a 200 answer: FeedError unless it is a complete feed, UnreadableEntry for a
+    field that cannot be read; a partial entry is listed but is no paper."""
     text = body.strip()
     if not text:
         raise FeedError("blank answer")
@@ -62,29 +130,73 @@ def read_feed(body: bytes) -> list[str | None]:
     entries = root.findall(ATOM + "entry")
     if len(entries) != expected:
         raise FeedError(f"feed lists {len(entries)} entries where it announces {expected}")
-    return [_entry_id(entry) for entry in entries]
+    listed = tuple(_entry_id(entry) for entry in entries)
+    papers = (_paper(entry) for entry in entries)
+    return Feed(total, listed, tuple(p for p in papers if p is not None))
 
 
 def _entry_id(entry: ET.Element) -> str | None:
     """The base ID an entry's <id> names, or None."""
-    parsed = parse_arxiv_id((entry.findtext(ATOM + "id") or "").strip())
+    parsed = parse_arxiv_id(entry.findtext(ATOM + "id") or "")
     return parsed.base if parsed else None
 
 
-def partial_ids(asked: list[str], found: Container[str], listed: list[str | None]) -> list[str]:
+def _paper(entry: ET.Element) -> ArxivPaper | None:
+    """The paper of a complete entry; None for a partial one or an ID that cannot be read."""
+    parsed = parse_arxiv_id(entry.findtext(ATOM + "id") or "")
+    if parsed is None:
+        return None
+    updated = _moment(entry, "updated")
+    published = _moment(entry, "published")
+    if updated is None or published is None:
+        return None
+    primary = entry.find(ARXIV + "primary_category")
+    return ArxivPaper(
+        id=parsed.base,
+        version=parsed.version or 1,
+        title=_text(entry, ATOM + "title"),
+        authors=tuple(_text(a, ATOM + "name") for a in entry.iterfind(ATOM + "author")),
+        abstract=_text(entry, ATOM + "summary"),
+        published=published,
+        updated=updated,
+        primary_category=(primary.get("term") or "") if primary is not None else "",
+        categories=tuple(
+            term for c in entry.iterfind(ATOM + "category") if (term := c.get("term")) is not None
+        ),
+        comment=_text(entry, ARXIV + "comment"),
+        journal_ref=_text(entry, ARXIV + "journal_ref"),
+        doi=_text(entry, ARXIV + "doi"),
+    )
+
+
+def _text(element: ET.Element, tag: str) -> str:
+    """A child's text with arXiv's line breaks and indentation collapsed ('' when absent)."""
+    return " ".join((element.findtext(tag) or "").split())
+
+
+def _moment(entry: ET.Element, name: str) -> datetime | None:
+    """An entry's <updated> or <published> in UTC; None when absent or empty."""
+    text = (entry.findtext(ATOM + name) or "").strip()
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        who = entry.findtext(ATOM + "id") or "an entry"
+        raise UnreadableEntry(f"{who.strip()}: <{name}> {text[:40]!r} is not a date") from None
+    if moment.tzinfo is None:  # Atom requires an offset; read a bare time as UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def partial_ids(
+    asked: list[str], found: Container[str], listed: tuple[str | None, ...]
+) -> list[str]:
     """The asked IDs missing from `found` although the feed had an entry that may be theirs."""
     missing = [base for base in asked if base not in found]
     if None in listed:  # an entry without a readable ID could be any of them
         return missing
     return [base for base in missing if base in listed]
-
-
-def feed_total(body: bytes) -> int | None:
-    """The `opensearch:totalResults` of a feed that passed `read_feed`, or None."""
-    try:
-        return _count(_parse(body.strip()), "totalResults")
-    except FeedError:
-        return None
 
 
 def _count(root: ET.Element, name: str) -> int | None:
@@ -124,38 +236,6 @@ def is_withdrawal(comment: str, abstract: str) -> bool:
     if _WITHDRAWN_COMMENT.search(comment):
         return True
     return bool(_WITHDRAWN_NOTICE.search(comment) or _WITHDRAWN_NOTICE.search(abstract))
-
-
-def metadata(result: Any) -> dict[str, Any] | None:
-    """JSON-able metadata of one `arxiv.Result`, or None when its ID cannot be read."""
-    parsed = parse_arxiv_id(result.get_short_id())
-    if parsed is None:
-        return None
-    comment = _squash(result.comment)
-    abstract = _squash(result.summary)
-    published: datetime = result.published
-    return {
-        "id": parsed.base,
-        "version": parsed.version or 1,
-        "url": f"https://arxiv.org/abs/{parsed.base}",
-        "title": _squash(result.title),
-        "authors": [_squash(a.name) for a in result.authors],
-        "abstract": abstract,
-        "published": published.astimezone(UTC).date().isoformat(),
-        "published_at": _iso(published),
-        "updated": _iso(result.updated),
-        "primary_category": result.primary_category or "",
-        "categories": list(result.categories),
-        "comment": comment,
-        "journal_ref": _squash(result.journal_ref),
-        "doi": _squash(result.doi),
-        "withdrawn": is_withdrawal(comment, abstract),
-    }
-
-
-def _squash(text: str | None) -> str:
-    """Collapse the line breaks and indentation arXiv leaves in its fields."""
-    return " ".join((text or "").split())
 
 
 def _iso(moment: datetime) -> str:

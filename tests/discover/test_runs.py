@@ -166,7 +166,7 @@ def test_the_next_run_starts_after_the_last_settled_day(
 def test_a_partial_record_is_a_note_and_its_days_are_asked_again(
     small: World, loopback: LoopbackServer
 ) -> None:
-    """An entry the arxiv package skips (no <published>) is said, and not forgotten."""
+    """A partial entry (no <published>) is said, and its days are not forgotten."""
     url = small.arxiv.install(loopback)
     small.arxiv.papers["2609.00009"] = Paper(
         "2609.00009", "Memory", published="", updated="2026-09-24T08:00:00Z"

@@ -57,7 +57,7 @@ class Paper:
             f'    <category term="{c}" scheme="http://arxiv.org/schemas/atom"/>'
             for c in self.categories
         ]
-        if self.published:  # "" stands for a partial record, which the arxiv package skips
+        if self.published:  # "" stands for a partial record (no <published>)
             parts.append(f"    <published>{self.published}</published>")
         if self.comment:
             parts.append(f"    <arxiv:comment>{escape(self.comment)}</arxiv:comment>")

@@ -103,12 +103,14 @@ DRIP_JSON = Reply(
     200, {"Content-Type": "application/json"}, b'{"data": {"r0": null}}' * 40, drip=0.05
 )
 
+ROOMY = {"service_budget": 3.0}
 FAULTS: dict[str, Fault] = {
     "arxiv-503-once": Fault(_arxiv("503")),
     "arxiv-503-always": Fault(_arxiv(*["503"] * ARXIV_ALWAYS), arxiv_ok=False),
-    "arxiv-503-retry-after-1s": Fault(_arxiv("503:1"), min_seconds=1.0),
+    # A 1-s wait must fit the budget even when a loaded machine slows the first try.
+    "arxiv-503-retry-after-1s": Fault(_arxiv("503:1"), min_seconds=1.0, settings=ROOMY),
     "arxiv-429-always": Fault(_arxiv(*["429"] * ARXIV_ALWAYS), arxiv_ok=False),
-    "arxiv-429-retry-after-1s": Fault(_arxiv("429:1"), min_seconds=1.0),
+    "arxiv-429-retry-after-1s": Fault(_arxiv("429:1"), min_seconds=1.0, settings=ROOMY),
     "arxiv-429-retry-after-1h": Fault(_arxiv("429:3600"), arxiv_ok=False),
     "arxiv-rate-exceeded-200-once": Fault(_arxiv("rate-exceeded")),
     "arxiv-rate-exceeded-200-always": Fault(
@@ -124,7 +126,7 @@ FAULTS: dict[str, Fault] = {
     "arxiv-timeout-always": Fault(_arxiv(*["slow:1.5"] * ARXIV_ALWAYS), arxiv_ok=False),
     "arxiv-slow-drip-always": Fault(_arxiv(*["drip"] * ARXIV_ALWAYS), arxiv_ok=False),
     "github-secondary-limit-retry-after-1s": Fault(
-        _github("secondary", 1, retry_after=1), min_seconds=1.0
+        _github("secondary", 1, retry_after=1), min_seconds=1.0, settings=ROOMY
     ),
     "github-secondary-limit-retry-after-10min": Fault(
         _github("secondary", GITHUB_ALWAYS, retry_after=600), repos_ok=DOWN

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from curator.resolvers.arxiv_atom import FeedError, is_withdrawal, read_feed, rejected_ids
+from curator.resolvers.arxiv_atom import FeedError, is_withdrawal, parse_feed, rejected_ids
 from curator.resolvers.http import (
     Budget,
     Pacer,
@@ -156,7 +156,7 @@ def test_pacer_spaces_calls_from_the_end_of_the_last() -> None:
 )
 def test_recorded_feeds_pass_the_gate(name: str) -> None:
     body = (RECORDINGS / name).read_bytes()
-    assert len(read_feed(body)) == body.count(b"</entry>")
+    assert len(parse_feed(body).listed) == body.count(b"</entry>")
 
 
 @pytest.mark.parametrize(
@@ -171,7 +171,7 @@ def test_recorded_feeds_pass_the_gate(name: str) -> None:
 )
 def test_non_feeds_fail_the_gate(body: bytes, why: str) -> None:
     with pytest.raises(FeedError, match=why):
-        read_feed(body)
+        parse_feed(body)
 
 
 def test_truncated_recordings_fail_the_gate() -> None:
@@ -182,14 +182,14 @@ def test_truncated_recordings_fail_the_gate() -> None:
         body = (RECORDINGS / name).read_bytes()
         for cut in range(40, len(body) - 2, max(1, len(body) // 37)):
             with pytest.raises(FeedError):
-                read_feed(body[:cut])
+                parse_feed(body[:cut])
 
 
 def test_a_feed_missing_announced_entries_fails_the_gate() -> None:
     body = (RECORDINGS / "id_list_two_ids_one_nonexistent.xml").read_text()
     start, end = body.index("  <entry>"), body.index("</entry>") + len("</entry>\n")
     with pytest.raises(FeedError, match="announces 1"):
-        read_feed((body[:start] + body[end:]).encode())
+        parse_feed((body[:start] + body[end:]).encode())
 
 
 def test_rejected_ids_from_the_400_recordings() -> None:
@@ -229,8 +229,8 @@ def test_ordinary_papers_are_not_withdrawals(comment: str, abstract: str) -> Non
     assert not is_withdrawal(comment, abstract)
 
 
-def test_read_feed_names_the_base_id_of_every_entry() -> None:
+def test_parse_feed_names_the_base_id_of_every_entry() -> None:
     body = (RECORDINGS / "id_list_two_ids_one_nonexistent.xml").read_bytes()
-    assert read_feed(body) == ["1707.08567"]
+    assert parse_feed(body).listed == ("1707.08567",)
     versioned = (RECORDINGS / "id_list_oldstyle_versioned_quant-ph_0201082v1.xml").read_bytes()
-    assert read_feed(versioned) == ["quant-ph/0201082"]
+    assert parse_feed(versioned).listed == ("quant-ph/0201082",)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable
@@ -223,7 +222,7 @@ def test_answer_that_stalls_after_its_headers_is_counted_once(env: Env) -> None:
 
 
 def test_partial_record_is_unverified_not_a_missing_paper(env: Env) -> None:
-    # The arxiv package skips an entry without <published>; the ID was not unknown to arXiv.
+    # An entry without <published> is no paper; but the ID was not unknown to arXiv.
     bases = ids(3)
     env.double.papers = papers(bases)
     env.double.papers[bases[1]] = replace(env.double.papers[bases[1]], published="")
@@ -235,41 +234,37 @@ def test_partial_record_is_unverified_not_a_missing_paper(env: Env) -> None:
     assert "incomplete record" in partial.reason
     assert isinstance(out["arxiv:2301.99999"], NotFound)  # absent from the feed: unknown
     assert env.cache.get("arxiv", f"arxiv:{bases[1]}") is None  # never cached
+    # one request: the arxiv package asked again from the short page's end, unseen
+    assert len(env.double.requests()) == env.counter.get("arxiv") == 1
 
 
-def test_a_crash_inside_the_arxiv_package_leaves_its_batch_unverified(
-    env: Env, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # arxiv < 4 raised TypeError on a partial entry; whatever it raises on a complete feed
-    # costs that batch only, never the run.
-    import arxiv
-
-    real = arxiv.Client.results
-    calls: list[int] = []
-
-    def first_fails(self: Any, search: Any, offset: int = 0) -> Any:
-        answer = list(real(self, search, offset))
-        calls.append(1)
-        if len(calls) == 1:
-            raise TypeError("'NoneType' object is not subscriptable")
-        return iter(answer)
-
-    monkeypatch.setattr(arxiv.Client, "results", first_fails)
+def test_a_feed_curator_cannot_read_leaves_its_batch_unverified(env: Env) -> None:
+    # A complete, well-formed feed whose entry carries a date that is no date: asking again
+    # would get the same feed, so it costs that batch only, never the run.
     bases = ids(4)
     env.double.papers = papers(bases)
+    env.double.papers[bases[0]] = replace(env.double.papers[bases[0]], published="yesterday")
     out = env.run(subjects(bases), arxiv_batch_size=2, arxiv_delay=0.01)
     for base in bases[:2]:
         outcome = out[f"arxiv:{base}"]
         assert isinstance(outcome, Unverified), outcome
         assert "could not read" in outcome.reason
+        assert "yesterday" in outcome.reason
     assert all(isinstance(out[f"arxiv:{b}"], Found) for b in bases[2:])
     assert len(env.double.requests()) == 2  # not asked again: the same feed fails the same way
+    assert env.counter.get("arxiv") == 2
     assert env.cache.get("arxiv", f"arxiv:{bases[0]}") is None
 
 
-def test_the_arxiv_package_does_not_print_its_skip_warnings() -> None:
-    # They would reach stderr through logging's last-resort handler; the report says it.
-    assert not logging.getLogger("arxiv._feed").isEnabledFor(logging.WARNING)
+def test_a_partial_record_prints_nothing(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    # The arxiv package logged each entry it skipped, which reached stderr through logging's
+    # last-resort handler; the report says it instead.
+    env.double.papers = papers(ids(2))
+    env.double.papers[ids(1)[0]] = replace(env.double.papers[ids(1)[0]], published="")
+    out = env.run(subjects(ids(2)))
+    assert isinstance(out[f"arxiv:{ids(1)[0]}"], Unverified)
+    captured = capsys.readouterr()
+    assert captured.err == captured.out == ""
 
 
 def test_outage_of_one_batch_leaves_the_others_unasked(env: Env) -> None:
