@@ -1,7 +1,7 @@
 """The arXiv resolver: every arXiv ID of a run in `id_list` batches, paced, retried and cached.
 
 curator speaks the export API itself (arxiv_atom.py says why not through the `arxiv`
-package): `_Transport` is one httpx connection that waits `arxiv_delay` between calls,
+package): `Transport` is one httpx connection that waits `arxiv_delay` between calls,
 bounds each call by `timeout` and the service budget, counts what it sends, and returns
 only a complete feed, parsed once, so an outage ends as Unverified and never as NotFound.
 """
@@ -37,6 +37,7 @@ from curator.resolvers.http import (
     USER_AGENT,
     Budget,
     ConnectFailure,
+    GiveUp,
     Pacer,
     RetryableError,
     arxiv_policy,
@@ -50,7 +51,7 @@ SERVICE = "arxiv"
 PREFIX = "arxiv:"
 
 
-class _Rejected(Exception):
+class Rejected(Exception):
     """arXiv answered 400: some ID of the batch is malformed in its eyes."""
 
     def __init__(self, ids: list[str], message: str) -> None:
@@ -59,11 +60,7 @@ class _Rejected(Exception):
         self.message = message
 
 
-class _Unusable(Exception):
-    """An answer no retry will fix (403, 406, a bad endpoint): give up on arXiv for this run."""
-
-
-class _Unreadable(Exception):
+class Unreadable(Exception):
     """A complete feed with a field curator cannot read: this batch is unverified, the rest
     asked (asking again would get the same feed)."""
 
@@ -90,7 +87,7 @@ def query_url(
     return endpoint + ("&" if "?" in endpoint else "?") + urlencode(args)
 
 
-class _Transport:
+class Transport:
     """One paced, counted, deadline-bounded httpx connection to the export API."""
 
     def __init__(
@@ -136,7 +133,7 @@ class _Transport:
                 self.counter.add(SERVICE)
             raise RetryableError(f"{type(exc).__name__}: {exc}".rstrip(": ")) from None
         except httpx.HTTPError as exc:
-            raise _Unusable(f"{type(exc).__name__}: {exc}") from None
+            raise GiveUp(f"{type(exc).__name__}: {exc}") from None
 
 
 def _judge(status: int, headers: httpx.Headers, body: bytes) -> Feed:
@@ -147,13 +144,13 @@ def _judge(status: int, headers: httpx.Headers, body: bytes) -> Feed:
         except FeedError as exc:
             raise RetryableError(str(exc)) from None
         except UnreadableEntry as exc:
-            raise _Unreadable(f"curator could not read its feed ({exc})") from None
+            raise Unreadable(f"curator could not read its feed ({exc})") from None
     if status == 400:
-        raise _Rejected(*rejected_ids(body))
+        raise Rejected(*rejected_ids(body))
     failure = status_error(status, headers)
     if failure is not None:
         raise failure
-    raise _Unusable(f"HTTP {status}")
+    raise GiveUp(f"HTTP {status}")
 
 
 #: Cache stamp of the end of the last arXiv request of any run sharing the cache.
@@ -238,7 +235,7 @@ class ArxivResolver(CachedResolver):
             return self._run_batches(transport, batches, budget, asked)
 
     @contextmanager
-    def _connection(self, budget: Budget) -> Iterator[_Transport]:
+    def _connection(self, budget: Budget) -> Iterator[Transport]:
         """One paced connection to arXiv, spaced from the previous run; the end of its last
         request is stamped for the next run."""
         self._space_from_previous_run()
@@ -246,7 +243,7 @@ class ArxivResolver(CachedResolver):
         timeout = self.options.timeout
         try:
             with httpx.Client(limits=limits, follow_redirects=True, trust_env=False) as http:
-                yield _Transport(http, self._pacer, self.counter, timeout, budget)
+                yield Transport(http, self._pacer, self.counter, timeout, budget)
         finally:
             self.cache.set_stamp(LAST_REQUEST)
 
@@ -258,14 +255,14 @@ class ArxivResolver(CachedResolver):
             if 0 < gap <= self.options.arxiv_delay:
                 self.sleep(gap)
 
-    def _get(self, transport: _Transport, url: str, budget: Budget) -> Feed:
+    def _get(self, transport: Transport, url: str, budget: Budget) -> Feed:
         """The feed at `url`: one request, plus retries within the budget."""
         policy = arxiv_policy(self.options)
         return call_with_retries(lambda: transport.get(url), budget, policy, sleep=self.sleep)
 
     def _run_batches(
         self,
-        transport: _Transport,
+        transport: Transport,
         batches: deque[list[str]],
         budget: Budget,
         asked: Mapping[str, str],
@@ -288,15 +285,15 @@ class ArxivResolver(CachedResolver):
             )
             try:
                 feed = self._get(transport, url, budget)
-            except (RetryableError, _Unusable) as exc:
+            except (RetryableError, GiveUp) as exc:
                 failure = f"arXiv unavailable: {exc}"
                 self.notes.append(f"{failure} ({len(batch)} IDs in the failing batch)")
                 out.update({asked[b]: Unverified(asked[b], failure) for b in batch})
                 continue
-            except _Rejected as exc:
+            except Rejected as exc:
                 out.update(self._split(batch, exc, batches, asked))
                 continue
-            except _Unreadable as exc:
+            except Unreadable as exc:
                 reason = f"arXiv answered; {exc}"
                 self.notes.append(f"{reason} ({len(batch)} IDs in the batch)")
                 out.update({asked[b]: Unverified(asked[b], reason) for b in batch})
@@ -319,7 +316,7 @@ class ArxivResolver(CachedResolver):
         return self._record(batch, found, partial, asked)
 
     def _split(
-        self, batch: list[str], exc: _Rejected, batches: deque[list[str]], asked: Mapping[str, str]
+        self, batch: list[str], exc: Rejected, batches: deque[list[str]], asked: Mapping[str, str]
     ) -> dict[str, Outcome]:
         """Set aside the IDs a 400 names (or halve the batch) and queue the rest again."""
         bad = [b for b in batch if b in exc.ids or any(i.startswith(b + "v") for i in exc.ids)]

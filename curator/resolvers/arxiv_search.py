@@ -15,14 +15,13 @@ from typing import Any
 from curator.resolvers.arxiv import (
     SERVICE,
     ArxivResolver,
-    _Rejected,
-    _Transport,
-    _Unreadable,
-    _Unusable,
+    Rejected,
+    Transport,
+    Unreadable,
     query_url,
 )
 from curator.resolvers.arxiv_atom import Feed
-from curator.resolvers.http import Budget, RetryableError
+from curator.resolvers.http import Budget, GiveUp, RetryableError
 
 #: arXiv's largest slice per request (its API manual: at most 2,000 results per call).
 MAX_SLICE = 2000
@@ -66,9 +65,9 @@ class ArxivSearch(ArxivResolver):
         try:
             with self._connection(budget) as transport:
                 return self._pages(transport, query, size, budget)
-        except (RetryableError, _Unusable, _Unreadable) as exc:
+        except (RetryableError, GiveUp, Unreadable) as exc:
             return SearchFailed(f"arXiv unavailable: {exc}")
-        except _Rejected as exc:
+        except Rejected as exc:
             return SearchFailed(f"arXiv refused the query: {exc.message}")
         except _TooMany as exc:
             return SearchFailed(
@@ -76,7 +75,7 @@ class ArxivSearch(ArxivResolver):
                 "serves for one query: ask for a shorter window"
             )
 
-    def _pages(self, transport: _Transport, query: str, size: int, budget: Budget) -> Searched:
+    def _pages(self, transport: Transport, query: str, size: int, budget: Budget) -> Searched:
         """Ask page after page until arXiv's total is reached (or a page comes back empty)."""
         found: dict[str, Mapping[str, Any]] = {}
         start, incomplete = 0, 0
@@ -92,7 +91,7 @@ class ArxivSearch(ArxivResolver):
                 return Searched(tuple(found.values()), feed.total, incomplete)
 
     def _page(
-        self, transport: _Transport, query: str, start: int, size: int, budget: Budget
+        self, transport: Transport, query: str, start: int, size: int, budget: Budget
     ) -> Feed:
         """One slice of the results (one request, plus retries)."""
         url = query_url(
