@@ -240,7 +240,7 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
         return float(text)
     try:
         when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # a year or offset beyond datetime's range
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)

@@ -126,3 +126,20 @@ def test_primary_limit_without_reset_fails_at_once(fake: FakeGitHub, api: GitHub
     with pytest.raises(PublishError, match="GET pulls: HTTP 403: API Rate Limit Exceeded"):
         api.call("GET pulls", lambda: list(pulls))
     assert len(fake.server.received()) == 1
+
+
+def test_a_limit_with_an_overflowing_retry_after_date_waits_the_advised_minute(
+    fake: FakeGitHub, api: GitHubAPI
+) -> None:
+    """A Retry-After date email.utils cannot turn into a datetime: the advised minute, no
+    traceback; the POST is asked again only after that wait."""
+    waits: list[float] = []
+    body = recorded_json("rest_ratelimit_403_secondary_retry_after_2026")
+    headers = recorded_headers("rest_ratelimit_403_secondary_retry_after_2026")
+    headers["retry-after"] = "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"
+    fake.fail_next.append(Reply.json(body, 403, headers))
+    with GitHubAPI(fake.api, "t", sleep=waits.append) as client:
+        issue = client.repo(REPO).get_issue(1)
+        client.call("POST comment", lambda: issue.create_comment("x"), creates=True)
+    assert waits == [60.0]
+    assert len(fake.comments) == 1

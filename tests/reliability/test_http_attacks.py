@@ -1,0 +1,77 @@
+"""Attacks on curator's one HTTP policy (resolvers/http.py) through the whole `curator check`.
+
+Odd answers a service or a proxy in front of it may give: each must end `unverified` within
+the budget, with exit 0 and no traceback, never `not found` and never cached.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.doubles.server import LoopbackServer, Reply
+from tests.reliability.world import R1, R2, SETTINGS, SLACK, Stage, expected_findings
+
+#: Retry-After HTTP-dates whose numbers overflow datetime (email.utils raises OverflowError).
+OVERFLOWING_DATES = [
+    "Mon, 01 Jan 99999999999999999999 00:00:00 GMT",
+    "Fri, 31 Dec 9999 23:59:59 +99999999999999999999",
+]
+SECONDARY = b'{"message": "You have exceeded a secondary rate limit."}'
+DOWN = {R1: False, R2: False}
+
+
+def _stage(
+    tmp_path: Path,
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    graphql: bool,
+) -> Stage:
+    stage = Stage(tmp_path, loopback, monkeypatch, capsys)
+    if not graphql:
+        stage.token = ""
+    return stage.build()
+
+
+@pytest.mark.parametrize("graphql", [True, False], ids=["graphql", "rest"])
+@pytest.mark.parametrize("date", OVERFLOWING_DATES)
+def test_secondary_limit_with_an_overflowing_retry_after_date_is_unverified(
+    graphql: bool,
+    date: str,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stage = _stage(tmp_path, loopback, monkeypatch, capsys, graphql)
+    gate = stage.graphql_gate if graphql else stage.rest_gate
+    assert gate is not None
+    headers = {"Content-Type": "application/json", "Retry-After": date}
+    gate.queue(Reply(403, headers, SECONDARY), times=8)
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.findings() == expected_findings(True, DOWN)
+    assert run.elapsed <= SETTINGS["service_budget"] + SLACK
+    assert {service for service, _ in stage.cache_rows()} == {"arxiv"}
+
+
+@pytest.mark.parametrize("date", OVERFLOWING_DATES)
+def test_arxiv_503_with_an_overflowing_retry_after_date_is_unverified(
+    date: str,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stage = _stage(tmp_path, loopback, monkeypatch, capsys, graphql=True)
+    assert stage.arxiv_gate is not None
+    stage.arxiv_gate.queue(Reply(503, {"Retry-After": date}, b"busy"), times=6)
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.findings() == expected_findings(False, {R1: True, R2: True})
+    assert run.elapsed <= SETTINGS["service_budget"] + SLACK
+    assert {service for service, _ in stage.cache_rows()} == {"github"}
