@@ -48,6 +48,11 @@ class SlowAnswer(requests.Timeout):
     """The server kept sending the body past the time limit (a read timeout bounds one read)."""
 
 
+class NotReady(requests.RequestException):
+    """GitHub answered 202 Accepted: still preparing the answer. PyGithub would sleep two
+    seconds and ask again, without end and outside the budget; the retry policy decides."""
+
+
 class CountingAdapter(HTTPAdapter):
     """The requests transport of one run: counts what reaches GitHub, bounds each answer.
 
@@ -83,6 +88,8 @@ class CountingAdapter(HTTPAdapter):
             raise
         self.counter.add(self.count_as)
         response.raw = io.BytesIO(_read_all(response, started + self.limit))
+        if response.status_code == 202:
+            raise NotReady("GitHub answered HTTP 202 (still preparing the answer)")
         return response
 
 
@@ -161,6 +168,8 @@ class RestClient:
             )
         except requests.Timeout:
             raise RetryableError(f"GitHub did not answer within {timeout:g}s") from None
+        except NotReady as exc:
+            raise RetryableError(str(exc)) from None
         except requests.RequestException as exc:
             raise RetryableError(f"connection to GitHub failed ({type(exc).__name__})") from None
         except RuntimeError:

@@ -75,3 +75,22 @@ def test_arxiv_503_with_an_overflowing_retry_after_date_is_unverified(
     assert run.findings() == expected_findings(False, {R1: True, R2: True})
     assert run.elapsed <= SETTINGS["service_budget"] + SLACK
     assert {service for service, _ in stage.cache_rows()} == {"github"}
+
+
+def test_rest_answering_202_again_and_again_is_unverified_within_the_budget(
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """202 Accepted ("still computing"): PyGithub sleeps two seconds and asks again, without
+    end, inside one try; the budget must bound it, and the doubles' log match the report."""
+    stage = _stage(tmp_path, loopback, monkeypatch, capsys, graphql=False)
+    assert stage.rest_gate is not None
+    stage.rest_gate.queue(Reply(202, {"Content-Type": "application/json"}, b"{}"), times=6)
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert run.findings() == expected_findings(True, DOWN)
+    assert run.elapsed <= SETTINGS["service_budget"] + SLACK
+    assert {service for service, _ in stage.cache_rows()} == {"arxiv"}
+    assert run.report["requests"]["github_rest"] == len(loopback.received("/repos/"))
