@@ -4,8 +4,9 @@ under curator's one retry policy (resolvers/http.py, `publish_policy`).
 PyGithub's own retries and request spacing are off. Each call (one PyGithub operation, which
 may be several requests, e.g. every page of a list) is retried on a 5xx answer or a failed
 connection, and after a rate limit (Retry-After, the reset time, or a minute for a secondary
-limit, read by `github_limit` as the resolver reads it) when the wait fits `max_wait`. A
-call that creates something (a POST) is never sent again after a 5xx or no answer: it may
+limit, read by `github_limit` as the resolver reads it) when the wait fits `max_wait`, and
+after an answer PyGithub cannot read (a cut body, a proxy's HTML page). A call that creates
+something (a POST) is never sent again after a 5xx, no answer or an unreadable one: it may
 have taken effect, and the next run finds it by its marker instead. PyGithub sends every
 request, Link-header pages included, to the configured host only, so the token never leaves
 it; no message or repr shows the token.
@@ -36,6 +37,10 @@ from curator.resolvers.http import (
 
 DEFAULT_API = "https://api.github.com"
 API_VERSION = "2022-11-28"
+#: What PyGithub raises reading an answer that is not the JSON it expects: a cut body
+#: (JSONDecodeError, a ValueError), or a proxy's HTML page, which it keeps as a string and
+#: then indexes like an object (TypeError).
+UNREADABLE = (ValueError, TypeError)
 T = TypeVar("T")
 
 
@@ -115,6 +120,8 @@ class GitHubAPI:
             raise PublishError(f"GitHub {what}: {_reason(exc)}") from None
         except requests.RequestException as exc:
             raise PublishError(f"GitHub {what}: no answer ({type(exc).__name__})") from None
+        except UNREADABLE as exc:
+            raise PublishError(f"GitHub {what}: unreadable answer ({type(exc).__name__})") from None
         except AssertionError:
             # PyGithub asserts that a URL it was handed (a Link header's) is on the API host.
             raise PublishError(f"GitHub {what}: refused a URL outside {self.base_url}") from None
@@ -122,9 +129,11 @@ class GitHubAPI:
     def login(self) -> str:
         """The token's user (GET /user), or "" when the token cannot say (an Actions token)."""
         try:
-            return str(self.call("GET /user", lambda: self.github.get_user().login))
+            name = self.call("GET /user", lambda: self.github.get_user().login)
         except PublishError:
             return ""
+        # A page that is not JSON names no user (PyGithub gives None), not the user "None".
+        return name if isinstance(name, str) else ""
 
     def _last_failure(self, exc: RetryableError, budget: Budget) -> str:
         """What the last try met: a limit too long to wait for, or GitHub's own answer."""
@@ -144,6 +153,10 @@ def _try(operation: Callable[[], T], attempt: int, creates: bool) -> T:
         if creates:
             raise
         raise RetryableError(f"no answer ({type(exc).__name__})") from exc
+    except UNREADABLE as exc:
+        if creates:
+            raise
+        raise RetryableError(f"unreadable answer ({type(exc).__name__})") from exc
     except github.GithubException as exc:
         limit = github_limit(
             exc.status, exc.headers or {}, str(exc.data).encode(), attempt=attempt, now=time.time()

@@ -143,3 +143,43 @@ def test_a_limit_with_an_overflowing_retry_after_date_waits_the_advised_minute(
         client.call("POST comment", lambda: issue.create_comment("x"), creates=True)
     assert waits == [60.0]
     assert len(fake.comments) == 1
+
+
+HTML_PAGE = Reply(200, {"Content-Type": "text/html"}, b"<html><body>Just a moment...</body></html>")
+CUT_JSON = Reply(200, {"Content-Type": "application/json"}, b'[{"id": 1, "body": "a')
+
+
+@pytest.mark.parametrize("page", [HTML_PAGE, CUT_JSON], ids=["html", "cut-json"])
+def test_a_list_answer_that_is_not_json_is_retried_then_a_publish_error(
+    fake: FakeGitHub, api: GitHubAPI, page: Reply
+) -> None:
+    """A proxy's page or a cut body where PyGithub expects JSON: asked again (four tries),
+    then one PublishError, never a traceback."""
+    fake.fail_next.extend([page] * 4)
+    with pytest.raises(PublishError, match="GET comments: unreadable answer"):
+        comments(api, 5)
+    assert len(fake.server.received()) == 4
+
+
+def test_a_cut_answer_once_is_retried(fake: FakeGitHub, api: GitHubAPI) -> None:
+    fake.add_comment(REPO, 5, "first", "someone")
+    fake.fail_next.append(CUT_JSON)
+    assert comments(api, 5) == ["first"]
+
+
+@pytest.mark.parametrize("status", [201, 502])
+def test_a_post_answered_with_a_cut_body_is_not_sent_again(
+    fake: FakeGitHub, api: GitHubAPI, status: int
+) -> None:
+    """The comment may exist already: reported, not posted twice."""
+    fake.fail_next.append(Reply(status, {"Content-Type": "application/json"}, b'{"id": 6'))
+    issue = api.repo(REPO).get_issue(1)
+    with pytest.raises(PublishError, match="POST comment: unreadable answer"):
+        api.call("POST comment", lambda: issue.create_comment("x"), creates=True)
+    assert len(fake.server.received(method="POST")) == 1
+
+
+def test_login_from_a_page_that_is_not_json_is_empty(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """Not the string "None": no comment author is named by a page that names none."""
+    fake.fail_next.append(HTML_PAGE)
+    assert api.login() == ""
