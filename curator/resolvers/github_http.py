@@ -169,6 +169,8 @@ class GithubHttp:
             ) from None
         except httpx.TransportError as exc:
             raise RetryableError(f"connection to GitHub failed ({type(exc).__name__})") from None
+        except httpx.DecodingError:  # a body its Content-Encoding does not fit
+            raise RetryableError("GitHub's answer could not be decoded") from None
         except RetryableError:
             raise RetryableError(f"GitHub did not finish its answer within {timeout:g}s") from None
         return Answer(response.status_code, response.headers, content)

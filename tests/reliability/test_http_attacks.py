@@ -94,3 +94,43 @@ def test_rest_answering_202_again_and_again_is_unverified_within_the_budget(
     assert run.elapsed <= SETTINGS["service_budget"] + SLACK
     assert {service for service, _ in stage.cache_rows()} == {"arxiv"}
     assert run.report["requests"]["github_rest"] == len(loopback.received("/repos/"))
+
+
+@pytest.mark.parametrize("graphql", [True, False], ids=["graphql", "rest"])
+def test_an_answer_that_cannot_be_decoded_is_unverified(
+    graphql: bool,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`Content-Encoding: gzip` on a body that is not gzip: httpx raises DecodingError, which
+    is no TransportError."""
+    stage = _stage(tmp_path, loopback, monkeypatch, capsys, graphql)
+    gate = stage.graphql_gate if graphql else stage.rest_gate
+    assert gate is not None
+    reply = Reply(200, {"Content-Type": "application/json"}, b'{"data": {}}', encoding="gzip")
+    gate.queue(reply, times=8)
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.findings() == expected_findings(True, DOWN)
+    assert {service for service, _ in stage.cache_rows()} == {"arxiv"}
+    key, path = ("github_graphql", "/graphql") if graphql else ("github_rest", "/repos/")
+    assert run.report["requests"][key] == len(loopback.received(path))
+
+
+def test_a_connection_reset_through_the_interposer_is_a_reset(
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The queue keeps every field of a reply (it used to drop `reset`)."""
+    stage = _stage(tmp_path, loopback, monkeypatch, capsys, graphql=False)
+    assert stage.rest_gate is not None
+    stage.rest_gate.queue(Reply(reset=True), times=8)
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert run.findings() == expected_findings(True, DOWN)
+    assert run.report["requests"]["github_rest"] == len(loopback.received("/repos/"))
