@@ -68,6 +68,7 @@ class GitHubAPI:
             raise PublishError(f"GITHUB_API_URL must be an http(s) URL, not {base_url!r}")
         self.policy = publish_policy(retries, max_wait)
         self._sleep = sleep
+        self._token = token.strip()  # only to scrub it from messages
         self.github = github.Github(
             base_url=self.base_url,
             auth=github.Auth.Token(token) if token else None,
@@ -115,16 +116,20 @@ class GitHubAPI:
                 sleep=self._sleep,
             )
         except RetryableError as exc:
-            raise PublishError(f"GitHub {what}: {self._last_failure(exc, budget)}") from None
+            said = self._last_failure(exc, budget)
         except github.GithubException as exc:
-            raise PublishError(f"GitHub {what}: {_reason(exc)}") from None
+            said = _reason(exc)
         except requests.RequestException as exc:
-            raise PublishError(f"GitHub {what}: no answer ({type(exc).__name__})") from None
+            said = f"no answer ({type(exc).__name__})"
         except UNREADABLE as exc:
-            raise PublishError(f"GitHub {what}: unreadable answer ({type(exc).__name__})") from None
+            said = f"unreadable answer ({type(exc).__name__})"
         except AssertionError:
             # PyGithub asserts that a URL it was handed (a Link header's) is on the API host.
-            raise PublishError(f"GitHub {what}: refused a URL outside {self.base_url}") from None
+            said = f"refused a URL outside {self.base_url}"
+        # GitHub's message may quote what it was sent, the token included.
+        if self._token:
+            said = said.replace(self._token, "***")
+        raise PublishError(f"GitHub {what}: {said}")
 
     def login(self) -> str:
         """The token's user (GET /user), or "" when the token cannot say (an Actions token)."""

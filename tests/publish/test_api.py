@@ -183,3 +183,17 @@ def test_login_from_a_page_that_is_not_json_is_empty(fake: FakeGitHub, api: GitH
     """Not the string "None": no comment author is named by a page that names none."""
     fake.fail_next.append(HTML_PAGE)
     assert api.login() == ""
+
+
+@pytest.mark.parametrize("status", [401, 422])
+def test_a_message_echoing_the_token_is_scrubbed(
+    fake: FakeGitHub, api: GitHubAPI, status: int
+) -> None:
+    """GitHub's message goes into the error line; the token it may quote does not."""
+    body = {"message": "Bad credentials for token ghp_secret_token_value"}
+    fake.fail_next.append(Reply.json(body, status))
+    issue = api.repo(REPO).get_issue(1)
+    with pytest.raises(PublishError, match=r"HTTP \d+: Bad credentials") as info:
+        api.call("POST comment", lambda: issue.create_comment("x"), creates=True)
+    assert "ghp_secret" not in str(info.value)
+    assert "***" in str(info.value)
