@@ -134,3 +134,25 @@ def test_a_connection_reset_through_the_interposer_is_a_reset(
     assert run.status == 0, run.stderr
     assert run.findings() == expected_findings(True, DOWN)
     assert run.report["requests"]["github_rest"] == len(loopback.received("/repos/"))
+
+
+@pytest.mark.parametrize("graphql", [True, False], ids=["graphql", "rest"])
+def test_a_refused_connection_is_no_request_sent(
+    graphql: bool,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Nothing listens at the GitHub endpoint: the report counts what reached a server (none),
+    as the arXiv resolver does, and asks a refused connection only twice."""
+    stage = _stage(tmp_path, loopback, monkeypatch, capsys, graphql)
+    with LoopbackServer() as closed:
+        dead = closed.url
+    monkeypatch.setenv("GITHUB_GRAPHQL_URL", dead + "/graphql")
+    monkeypatch.setenv("GITHUB_API_URL", dead)
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert run.findings() == expected_findings(True, DOWN)
+    assert run.report["requests"].get("github_graphql", 0) == 0
+    assert run.report["requests"].get("github_rest", 0) == 0
