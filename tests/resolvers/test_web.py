@@ -106,6 +106,7 @@ def test_ok_page_is_found_with_one_head_request(tmp_path: Path, web: WebDouble) 
         (502, Unverified, "HTTP 502"),
         (504, Unverified, "HTTP 504"),
         (408, Unverified, "HTTP 408"),
+        (425, Unverified, "HTTP 425"),
         (204, Found, ""),
     ],
 )
