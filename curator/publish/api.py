@@ -132,13 +132,24 @@ class GitHubAPI:
         raise PublishError(f"GitHub {what}: {said}")
 
     def login(self) -> str:
-        """The token's user (GET /user), or "" when the token cannot say (an Actions token)."""
-        try:
-            name = self.call("GET /user", lambda: self.github.get_user().login)
-        except PublishError:
-            return ""
-        # A page that is not JSON names no user (PyGithub gives None), not the user "None".
-        return name if isinstance(name, str) else ""
+        """The token's user (GET /user), or "" when the token may not say (an Actions token
+        is refused with a 403). Any other failure is a PublishError: guessing "" would miss
+        our own comment and post a second one."""
+
+        def user() -> str:
+            try:
+                name = self.github.get_user().login
+            except github.RateLimitExceededException:
+                raise  # a limit, not a refusal: the policy waits for it
+            except github.GithubException as exc:
+                if exc.status == 403:
+                    return ""
+                raise
+            if not isinstance(name, str):  # a page that is not JSON names no user
+                raise RetryableError("unreadable answer (no login)")
+            return name
+
+        return self.call("GET /user", user)
 
     def _last_failure(self, exc: RetryableError, budget: Budget) -> str:
         """What the last try met: a limit too long to wait for, or GitHub's own answer."""

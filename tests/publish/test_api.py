@@ -179,10 +179,15 @@ def test_a_post_answered_with_a_cut_body_is_not_sent_again(
     assert len(fake.server.received(method="POST")) == 1
 
 
-def test_login_from_a_page_that_is_not_json_is_empty(fake: FakeGitHub, api: GitHubAPI) -> None:
-    """Not the string "None": no comment author is named by a page that names none."""
+def test_login_from_a_page_that_is_not_json_is_asked_again(
+    fake: FakeGitHub, api: GitHubAPI
+) -> None:
+    """Not the string "None", nor "": a page that names no user is no answer."""
     fake.fail_next.append(HTML_PAGE)
-    assert api.login() == ""
+    assert api.login() == "curator-bot"
+    fake.fail_next.extend([HTML_PAGE] * 4)
+    with pytest.raises(PublishError, match="GET /user: unreadable answer"):
+        api.login()
 
 
 @pytest.mark.parametrize("status", [401, 422])
