@@ -35,6 +35,10 @@ from curator.resolvers.interface import Counter
 
 COUNT_AS = "github_rest"
 _CHUNK = 65536
+#: Requests one try may send: the GET, and the one hop of a renamed repository
+#: (/repos/{old} -> /repositories/{id}), with one to spare. PyGithub follows 301s on the
+#: API host recursively, with no limit of its own.
+SENDS_PER_TRY = 3
 
 # PyGithub gives its package logger a stderr handler at INFO on import, so every renamed
 # repository would print "Following Github server redirection ..." into curator's output.
@@ -57,7 +61,8 @@ class CountingAdapter(HTTPAdapter):
     """The requests transport of one run: counts what reaches GitHub, bounds each answer.
 
     `limit` is the time allowed for the next request, body included. It is set per try
-    here rather than through PyGithub, whose timeouts are whole seconds.
+    here rather than through PyGithub, whose timeouts are whole seconds. `start_try` also
+    allows the try SENDS_PER_TRY requests.
     """
 
     def __init__(self, counter: Counter, count_as: str = COUNT_AS) -> None:
@@ -65,6 +70,12 @@ class CountingAdapter(HTTPAdapter):
         self.counter = counter
         self.count_as = count_as
         self.limit = 20.0
+        self.left = SENDS_PER_TRY
+
+    def start_try(self, limit: float) -> None:
+        """A new try: `limit` seconds per request, SENDS_PER_TRY requests."""
+        self.limit = limit
+        self.left = SENDS_PER_TRY
 
     def send(
         self,
@@ -76,6 +87,9 @@ class CountingAdapter(HTTPAdapter):
         proxies: dict[str, str] | None = None,
     ) -> requests.Response:
         """Send, count, and read the whole body within `limit` (else a Timeout)."""
+        if self.left <= 0:
+            raise requests.TooManyRedirects(f"more than {SENDS_PER_TRY} requests in one try")
+        self.left -= 1
         started = time.monotonic()
         try:
             response = super().send(request, True, self.limit, verify, cert, proxies)
@@ -160,7 +174,7 @@ class RestClient:
     def get(self, path: str, headers: Mapping[str, str], timeout: float) -> Answer | Failure:
         """One try of `GET path` (relative to the API base) within `timeout` seconds;
         RetryableError when it is worth another."""
-        self.adapter.limit = timeout
+        self.adapter.start_try(timeout)
         sent = {"Accept": "application/vnd.github+json", **headers}
         try:
             status, got, text = self._github.requester.requestJson(
@@ -170,6 +184,8 @@ class RestClient:
             raise RetryableError(f"GitHub did not answer within {timeout:g}s") from None
         except NotReady as exc:
             raise RetryableError(str(exc)) from None
+        except requests.TooManyRedirects:  # 301 after 301: no retry fixes that
+            return Failure(f"GitHub REST redirected more than {SENDS_PER_TRY - 1} times")
         except requests.RequestException as exc:
             raise RetryableError(f"connection to GitHub failed ({type(exc).__name__})") from None
         except RuntimeError:

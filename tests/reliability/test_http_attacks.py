@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from curator.resolvers.github_rest import SENDS_PER_TRY
 from tests.doubles.server import LoopbackServer, Reply
 from tests.reliability.world import R1, R2, SETTINGS, SLACK, Stage, expected_findings
 
@@ -156,3 +157,24 @@ def test_a_refused_connection_is_no_request_sent(
     assert run.findings() == expected_findings(True, DOWN)
     assert run.report["requests"].get("github_graphql", 0) == 0
     assert run.report["requests"].get("github_rest", 0) == 0
+
+
+def test_a_rest_redirect_chain_is_cut_short(
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """301 after 301 on the API host: PyGithub follows each one, recursively, until Python's
+    recursion limit; a rename needs one hop, so a try ends after a few requests."""
+    stage = _stage(tmp_path, loopback, monkeypatch, capsys, graphql=False)
+    assert stage.rest_gate is not None
+    for hop in range(60):
+        location = f"{loopback.url}/repos/hop/n{hop}"
+        stage.rest_gate.queue(Reply(301, {"Location": location}, b"{}"))
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert run.findings() == expected_findings(True, DOWN)
+    asked = len(loopback.received("/repos/"))
+    assert run.report["requests"]["github_rest"] == asked
+    assert asked <= 2 * SENDS_PER_TRY
