@@ -30,7 +30,7 @@ from requests.adapters import HTTPAdapter
 
 from curator.options import Options
 from curator.resolvers.github_http import Answer, Failure
-from curator.resolvers.http import USER_AGENT, RetryableError
+from curator.resolvers.http import MAX_BODY, USER_AGENT, RetryableError
 from curator.resolvers.interface import Counter
 
 COUNT_AS = "github_rest"
@@ -50,6 +50,10 @@ if _REQUESTER_LOG.level == logging.NOTSET:
 
 class SlowAnswer(requests.Timeout):
     """The server kept sending the body past the time limit (a read timeout bounds one read)."""
+
+
+class TooLarge(requests.RequestException):
+    """The answer passed MAX_BODY bytes: no repository's is near that, so it is not read on."""
 
 
 class NotReady(requests.RequestException):
@@ -121,11 +125,15 @@ def _read_all(response: requests.Response, deadline: float) -> bytes:
     chunks: list[bytes] = []
     try:
         # read1, not stream: stream waits for a full chunk, so a drip would never be checked.
+        size = 0
         while chunk := raw.read1(_CHUNK, decode_content=True):
             chunks.append(chunk)
+            size += len(chunk)
             if time.monotonic() > deadline:
                 raise SlowAnswer("GitHub did not finish its answer in time")
-    except SlowAnswer:  # first: requests' exceptions are OSErrors too
+            if size > MAX_BODY:
+                raise TooLarge(f"GitHub REST answer larger than {MAX_BODY} bytes")
+    except (SlowAnswer, TooLarge):  # first: requests' exceptions are OSErrors too
         raw.close()  # the server is still sending: this connection cannot be reused
         raise
     except urllib3.exceptions.ReadTimeoutError as exc:
@@ -184,6 +192,8 @@ class RestClient:
             raise RetryableError(f"GitHub did not answer within {timeout:g}s") from None
         except NotReady as exc:
             raise RetryableError(str(exc)) from None
+        except TooLarge as exc:  # no retry makes it smaller
+            return Failure(str(exc))
         except requests.TooManyRedirects:  # 301 after 301: no retry fixes that
             return Failure(f"GitHub REST redirected more than {SENDS_PER_TRY - 1} times")
         except requests.RequestException as exc:

@@ -61,6 +61,9 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
 #: Tries (the first included) for a request that never reached its server.
 CONNECT_ATTEMPTS = 2
 
+#: The largest answer read into memory (an arXiv feed of 2,000 entries is about 10 MB).
+MAX_BODY = 50_000_000
+
 #: GitHub's advice after a secondary limit that names no wait: at least a minute, then
 #: exponentially longer for each further limit.
 SECONDARY_WAIT = 60.0
@@ -255,7 +258,7 @@ def status_error(status: int, headers: httpx.Headers) -> RetryableError | None:
     return RetryableError(reason, parse_retry_after(headers.get("retry-after")))
 
 
-def read_body(response: httpx.Response, deadline: float, limit: int = 50_000_000) -> bytes:
+def read_body(response: httpx.Response, deadline: float, limit: int = MAX_BODY) -> bytes:
     """Read a streamed body, failing (retryably) when it outlasts `deadline` (monotonic).
 
     httpx timeouts bound each read, not the whole body; a server that drips bytes would

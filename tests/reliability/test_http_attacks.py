@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from curator.resolvers import github_rest
 from curator.resolvers.github_rest import SENDS_PER_TRY
 from tests.doubles.server import LoopbackServer, Reply
 from tests.reliability.world import (
@@ -151,3 +152,13 @@ def test_a_rest_redirect_chain_is_cut_short(make_stage: MakeStage) -> None:
         _gate(stage, False).queue(Reply(301, {"Location": location}, b"{}"))
     _assert_survived(stage, stage.run())
     assert len(stage.server.received("/repos/")) <= 2 * SENDS_PER_TRY
+
+
+def test_a_rest_answer_past_the_size_limit_is_not_read_to_the_end(
+    make_stage: MakeStage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GraphQL bodies stop at MAX_BODY; REST read any size into memory. (The limit is made
+    smaller than the double's repository answers: a double cannot serve gigabytes.)"""
+    monkeypatch.setattr(github_rest, "MAX_BODY", 1000)
+    stage = make_stage(False)
+    _assert_survived(stage, stage.run())
