@@ -198,8 +198,9 @@ class RestClient:
             return Failure(f"GitHub REST redirected more than {SENDS_PER_TRY - 1} times")
         except requests.RequestException as exc:
             raise RetryableError(f"connection to GitHub failed ({type(exc).__name__})") from None
-        except RuntimeError:
-            # PyGithub refuses a 301 to another host or scheme, or back to the same path.
+        except (RuntimeError, ValueError):
+            # PyGithub refuses a 301 to another host or scheme, or back to the same path
+            # (RuntimeError), or cannot parse its Location (urllib's ValueError).
             return Failure("GitHub REST redirected to an unexpected place")
         return Answer(status, httpx.Headers(got), text.encode("utf-8"))
 

@@ -162,3 +162,13 @@ def test_a_rest_answer_past_the_size_limit_is_not_read_to_the_end(
     monkeypatch.setattr(github_rest, "MAX_BODY", 1000)
     stage = make_stage(False)
     _assert_survived(stage, stage.run())
+
+
+@pytest.mark.parametrize("location", ["http://[::1", "http://127.0.0.1:99999/repos/a/b"])
+def test_a_rest_redirect_to_a_malformed_location_is_unverified(
+    location: str, make_stage: MakeStage
+) -> None:
+    """PyGithub parses a 301's Location with urllib, which raises ValueError for these."""
+    stage = make_stage(False)
+    _gate(stage, False).queue(Reply(301, {"Location": location}, b"{}"), times=8)
+    _assert_survived(stage, stage.run())
