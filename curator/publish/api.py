@@ -126,6 +126,9 @@ class GitHubAPI:
         except AssertionError:
             # PyGithub asserts that a URL it was handed (a Link header's) is on the API host.
             said = f"refused a URL outside {self.base_url}"
+        except RuntimeError:
+            # PyGithub refuses a 301 to another host or scheme, or back to the same path.
+            said = "redirected to an unexpected place"
         # GitHub's message may quote what it was sent, the token included.
         if self._token:
             said = said.replace(self._token, "***")

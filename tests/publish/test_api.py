@@ -202,3 +202,12 @@ def test_a_message_echoing_the_token_is_scrubbed(
         api.call("POST comment", lambda: issue.create_comment("x"), creates=True)
     assert "ghp_secret" not in str(info.value)
     assert "***" in str(info.value)
+
+
+def test_a_redirect_to_another_host_is_a_publish_error(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """PyGithub refuses a 301 to another host with a RuntimeError: one line, no traceback,
+    and the token goes nowhere else."""
+    fake.fail_next.append(Reply(301, {"Location": "http://127.0.0.2:1/user"}, b"{}"))
+    with pytest.raises(PublishError, match="GET /user: redirected to an unexpected place"):
+        api.login()
+    assert len(fake.server.received()) == 1
