@@ -4,8 +4,9 @@ under curator's one retry policy (resolvers/http.py, `publish_policy`).
 PyGithub's own retries and request spacing are off. Each call (one PyGithub operation, which
 may be several requests, e.g. every page of a list) is retried on a 5xx answer or a failed
 connection, and after a rate limit (Retry-After, the reset time, or a minute for a secondary
-limit, read by `github_limit` as the resolver reads it) when the wait fits `max_wait`. A
-call that creates something (a POST) is never sent again after a 5xx or no answer: it may
+limit, read by `github_limit` as the resolver reads it) when the wait fits `max_wait`, and
+after an answer PyGithub cannot read (a cut body, a proxy's HTML page). A call that creates
+something (a POST) is never sent again after a 5xx, no answer or an unreadable one: it may
 have taken effect, and the next run finds it by its marker instead. PyGithub sends every
 request, Link-header pages included, to the configured host only, so the token never leaves
 it; no message or repr shows the token.
@@ -36,6 +37,10 @@ from curator.resolvers.http import (
 
 DEFAULT_API = "https://api.github.com"
 API_VERSION = "2022-11-28"
+#: What PyGithub raises reading an answer that is not the JSON it expects: a cut body
+#: (JSONDecodeError, a ValueError), or a proxy's HTML page, which it keeps as a string and
+#: then indexes like an object (TypeError).
+UNREADABLE = (ValueError, TypeError)
 T = TypeVar("T")
 
 
@@ -63,6 +68,7 @@ class GitHubAPI:
             raise PublishError(f"GITHUB_API_URL must be an http(s) URL, not {base_url!r}")
         self.policy = publish_policy(retries, max_wait)
         self._sleep = sleep
+        self._token = token.strip()  # only to scrub it from messages
         self.github = github.Github(
             base_url=self.base_url,
             auth=github.Auth.Token(token) if token else None,
@@ -110,21 +116,43 @@ class GitHubAPI:
                 sleep=self._sleep,
             )
         except RetryableError as exc:
-            raise PublishError(f"GitHub {what}: {self._last_failure(exc, budget)}") from None
+            said = self._last_failure(exc, budget)
         except github.GithubException as exc:
-            raise PublishError(f"GitHub {what}: {_reason(exc)}") from None
+            said = _reason(exc)
         except requests.RequestException as exc:
-            raise PublishError(f"GitHub {what}: no answer ({type(exc).__name__})") from None
+            said = f"no answer ({type(exc).__name__})"
+        except UNREADABLE as exc:
+            said = f"unreadable answer ({type(exc).__name__})"
         except AssertionError:
             # PyGithub asserts that a URL it was handed (a Link header's) is on the API host.
-            raise PublishError(f"GitHub {what}: refused a URL outside {self.base_url}") from None
+            said = f"refused a URL outside {self.base_url}"
+        except RuntimeError:
+            # PyGithub refuses a 301 to another host or scheme, or back to the same path.
+            said = "redirected to an unexpected place"
+        # GitHub's message may quote what it was sent, the token included.
+        if self._token:
+            said = said.replace(self._token, "***")
+        raise PublishError(f"GitHub {what}: {said}")
 
     def login(self) -> str:
-        """The token's user (GET /user), or "" when the token cannot say (an Actions token)."""
-        try:
-            return str(self.call("GET /user", lambda: self.github.get_user().login))
-        except PublishError:
-            return ""
+        """The token's user (GET /user), or "" when the token may not say (an Actions token
+        is refused with a 403). Any other failure is a PublishError: guessing "" would miss
+        our own comment and post a second one."""
+
+        def user() -> str:
+            try:
+                name = self.github.get_user().login
+            except github.RateLimitExceededException:
+                raise  # a limit, not a refusal: the policy waits for it
+            except github.GithubException as exc:
+                if exc.status == 403:
+                    return ""
+                raise
+            if not isinstance(name, str):  # a page that is not JSON names no user
+                raise RetryableError("unreadable answer (no login)")
+            return name
+
+        return self.call("GET /user", user)
 
     def _last_failure(self, exc: RetryableError, budget: Budget) -> str:
         """What the last try met: a limit too long to wait for, or GitHub's own answer."""
@@ -144,6 +172,10 @@ def _try(operation: Callable[[], T], attempt: int, creates: bool) -> T:
         if creates:
             raise
         raise RetryableError(f"no answer ({type(exc).__name__})") from exc
+    except UNREADABLE as exc:
+        if creates:
+            raise
+        raise RetryableError(f"unreadable answer ({type(exc).__name__})") from exc
     except github.GithubException as exc:
         limit = github_limit(
             exc.status, exc.headers or {}, str(exc.data).encode(), attempt=attempt, now=time.time()

@@ -28,6 +28,7 @@ from curator.options import Options
 from curator.resolvers.http import (
     USER_AGENT,
     Budget,
+    ConnectFailure,
     GiveUp,
     RetryableError,
     call_with_retries,
@@ -154,23 +155,32 @@ class GithubHttp:
         body: Any,
         timeout: float,
     ) -> Answer:
-        """One httpx request (GraphQL), counted before it is sent."""
-        self.counter.add(count_as)
+        """One httpx request (GraphQL), counted when it reached GitHub."""
         # httpx bounds each read, not the body: a server dripping bytes must not outlast it.
         deadline = time.monotonic() + timeout
+        reached = True
         try:
             with self._http().stream(
                 method, url, headers=headers, json=body, timeout=timeout
             ) as response:
                 content = read_body(response, deadline)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            # Nothing reached GitHub: not counted, and asked again only once (ConnectFailure).
+            reached = False
+            raise ConnectFailure(f"cannot connect to GitHub ({type(exc).__name__})") from None
         except httpx.TimeoutException:
             raise RetryableError(
                 f"GitHub did not answer within {self.options.timeout:g}s"
             ) from None
         except httpx.TransportError as exc:
             raise RetryableError(f"connection to GitHub failed ({type(exc).__name__})") from None
+        except httpx.DecodingError:  # a body its Content-Encoding does not fit
+            raise RetryableError("GitHub's answer could not be decoded") from None
         except RetryableError:
             raise RetryableError(f"GitHub did not finish its answer within {timeout:g}s") from None
+        finally:
+            if reached:
+                self.counter.add(count_as)
         return Answer(response.status_code, response.headers, content)
 
     def _http(self) -> httpx.Client:

@@ -30,11 +30,15 @@ from requests.adapters import HTTPAdapter
 
 from curator.options import Options
 from curator.resolvers.github_http import Answer, Failure
-from curator.resolvers.http import USER_AGENT, RetryableError
+from curator.resolvers.http import MAX_BODY, USER_AGENT, RetryableError
 from curator.resolvers.interface import Counter
 
 COUNT_AS = "github_rest"
 _CHUNK = 65536
+#: Requests one try may send: the GET, and the one hop of a renamed repository
+#: (/repos/{old} -> /repositories/{id}), with one to spare. PyGithub follows 301s on the
+#: API host recursively, with no limit of its own.
+SENDS_PER_TRY = 3
 
 # PyGithub gives its package logger a stderr handler at INFO on import, so every renamed
 # repository would print "Following Github server redirection ..." into curator's output.
@@ -48,11 +52,21 @@ class SlowAnswer(requests.Timeout):
     """The server kept sending the body past the time limit (a read timeout bounds one read)."""
 
 
+class TooLarge(requests.RequestException):
+    """The answer passed MAX_BODY bytes: no repository's is near that, so it is not read on."""
+
+
+class NotReady(requests.RequestException):
+    """GitHub answered 202 Accepted: still preparing the answer. PyGithub would sleep two
+    seconds and ask again, without end and outside the budget; the retry policy decides."""
+
+
 class CountingAdapter(HTTPAdapter):
     """The requests transport of one run: counts what reaches GitHub, bounds each answer.
 
     `limit` is the time allowed for the next request, body included. It is set per try
-    here rather than through PyGithub, whose timeouts are whole seconds.
+    here rather than through PyGithub, whose timeouts are whole seconds. `start_try` also
+    allows the try SENDS_PER_TRY requests.
     """
 
     def __init__(self, counter: Counter, count_as: str = COUNT_AS) -> None:
@@ -60,6 +74,12 @@ class CountingAdapter(HTTPAdapter):
         self.counter = counter
         self.count_as = count_as
         self.limit = 20.0
+        self.left = SENDS_PER_TRY
+
+    def start_try(self, limit: float) -> None:
+        """A new try: `limit` seconds per request, SENDS_PER_TRY requests."""
+        self.limit = limit
+        self.left = SENDS_PER_TRY
 
     def send(
         self,
@@ -71,6 +91,9 @@ class CountingAdapter(HTTPAdapter):
         proxies: dict[str, str] | None = None,
     ) -> requests.Response:
         """Send, count, and read the whole body within `limit` (else a Timeout)."""
+        if self.left <= 0:
+            raise requests.TooManyRedirects(f"more than {SENDS_PER_TRY} requests in one try")
+        self.left -= 1
         started = time.monotonic()
         try:
             response = super().send(request, True, self.limit, verify, cert, proxies)
@@ -83,6 +106,8 @@ class CountingAdapter(HTTPAdapter):
             raise
         self.counter.add(self.count_as)
         response.raw = io.BytesIO(_read_all(response, started + self.limit))
+        if response.status_code == 202:
+            raise NotReady("GitHub answered HTTP 202 (still preparing the answer)")
         return response
 
 
@@ -100,11 +125,15 @@ def _read_all(response: requests.Response, deadline: float) -> bytes:
     chunks: list[bytes] = []
     try:
         # read1, not stream: stream waits for a full chunk, so a drip would never be checked.
+        size = 0
         while chunk := raw.read1(_CHUNK, decode_content=True):
             chunks.append(chunk)
+            size += len(chunk)
             if time.monotonic() > deadline:
                 raise SlowAnswer("GitHub did not finish its answer in time")
-    except SlowAnswer:  # first: requests' exceptions are OSErrors too
+            if size > MAX_BODY:
+                raise TooLarge(f"GitHub REST answer larger than {MAX_BODY} bytes")
+    except (SlowAnswer, TooLarge):  # first: requests' exceptions are OSErrors too
         raw.close()  # the server is still sending: this connection cannot be reused
         raise
     except urllib3.exceptions.ReadTimeoutError as exc:
@@ -153,7 +182,7 @@ class RestClient:
     def get(self, path: str, headers: Mapping[str, str], timeout: float) -> Answer | Failure:
         """One try of `GET path` (relative to the API base) within `timeout` seconds;
         RetryableError when it is worth another."""
-        self.adapter.limit = timeout
+        self.adapter.start_try(timeout)
         sent = {"Accept": "application/vnd.github+json", **headers}
         try:
             status, got, text = self._github.requester.requestJson(
@@ -161,10 +190,17 @@ class RestClient:
             )
         except requests.Timeout:
             raise RetryableError(f"GitHub did not answer within {timeout:g}s") from None
+        except NotReady as exc:
+            raise RetryableError(str(exc)) from None
+        except TooLarge as exc:  # no retry makes it smaller
+            return Failure(str(exc))
+        except requests.TooManyRedirects:  # 301 after 301: no retry fixes that
+            return Failure(f"GitHub REST redirected more than {SENDS_PER_TRY - 1} times")
         except requests.RequestException as exc:
             raise RetryableError(f"connection to GitHub failed ({type(exc).__name__})") from None
-        except RuntimeError:
-            # PyGithub refuses a 301 to another host or scheme, or back to the same path.
+        except (RuntimeError, ValueError):
+            # PyGithub refuses a 301 to another host or scheme, or back to the same path
+            # (RuntimeError), or cannot parse its Location (urllib's ValueError).
             return Failure("GitHub REST redirected to an unexpected place")
         return Answer(status, httpx.Headers(got), text.encode("utf-8"))
 

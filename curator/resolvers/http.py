@@ -62,6 +62,9 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
 #: Tries (the first included) for a request that never reached its server.
 CONNECT_ATTEMPTS = 2
 
+#: The largest answer read into memory (an arXiv feed of 2,000 entries is about 10 MB).
+MAX_BODY = 50_000_000
+
 #: GitHub's advice after a secondary limit that names no wait: at least a minute, then
 #: exponentially longer for each further limit.
 SECONDARY_WAIT = 60.0
@@ -241,7 +244,7 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
         return float(text)
     try:
         when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # a year or offset beyond datetime's range
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
@@ -256,7 +259,7 @@ def status_error(status: int, headers: httpx.Headers) -> RetryableError | None:
     return RetryableError(reason, parse_retry_after(headers.get("retry-after")))
 
 
-def read_body(response: httpx.Response, deadline: float, limit: int = 50_000_000) -> bytes:
+def read_body(response: httpx.Response, deadline: float, limit: int = MAX_BODY) -> bytes:
     """Read a streamed body, failing (retryably) when it outlasts `deadline` (monotonic).
 
     httpx timeouts bound each read, not the whole body; a server that drips bytes would

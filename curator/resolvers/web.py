@@ -345,11 +345,18 @@ class _Run:
         async with self.slot(host):
             seconds = max(0.001, min(self.options.timeout, self.remaining()))
             request = pinned_request(method, target, address, seconds)
-            self.owner.counter.add("web")
-            async with asyncio.timeout(seconds):
-                response = await self.transport.handle_async_request(request)
-                self.owner.counter.heard(f"web:{host}")
-                await response.aclose()
+            reached = True
+            try:
+                async with asyncio.timeout(seconds):
+                    response = await self.transport.handle_async_request(request)
+                    self.owner.counter.heard(f"web:{host}")
+                    await response.aclose()
+            except (httpx.ConnectError, httpx.ConnectTimeout):
+                reached = False  # nothing reached the host: no request to count
+                raise
+            finally:
+                if reached:
+                    self.owner.counter.add("web")
         return Answer(
             response.status_code,
             response.headers.get("location", ""),

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from curator.resolvers.http import RETRY_STATUSES
 from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
 from curator.rulefiles.links import LinkRules
 
@@ -80,7 +81,7 @@ def final_outcome(
     if status == 429:
         wait = f", Retry-After: {retry_after}" if retry_after else ""
         return Unverified(subject, f"rate limited (HTTP 429{wait})")
-    if status >= 500 or status == 408 or status < 200:
+    if status >= 500 or status in RETRY_STATUSES or status < 200:
         return Unverified(subject, f"HTTP {status}")
     return NotFound(subject, f"HTTP {status}", meta)
 

@@ -35,7 +35,8 @@ class Request:
 @dataclass
 class Reply:
     """What a handler answers. `delay` sleeps before answering; `drip` sends the body slowly;
-    `reset` closes the connection without an answer (a connection reset)."""
+    `reset` closes the connection without an answer (a connection reset); `encoding` is sent
+    as Content-Encoding (the body is sent as given, so a wrong one makes it undecodable)."""
 
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
@@ -43,6 +44,7 @@ class Reply:
     delay: float = 0.0
     drip: float = 0.0
     reset: bool = False
+    encoding: str = ""
 
     @classmethod
     def json(cls, data: object, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
@@ -140,6 +142,8 @@ class LoopbackServer:
                 for k, v in reply.headers.items():
                     if k.lower() not in {"content-length", "transfer-encoding", "content-encoding"}:
                         self.send_header(k, v)
+                if reply.encoding:
+                    self.send_header("Content-Encoding", reply.encoding)
                 self.send_header("Content-Length", str(len(reply.body)))
                 self.end_headers()
                 if self.command == "HEAD":

@@ -126,3 +126,88 @@ def test_primary_limit_without_reset_fails_at_once(fake: FakeGitHub, api: GitHub
     with pytest.raises(PublishError, match="GET pulls: HTTP 403: API Rate Limit Exceeded"):
         api.call("GET pulls", lambda: list(pulls))
     assert len(fake.server.received()) == 1
+
+
+def test_a_limit_with_an_overflowing_retry_after_date_waits_the_advised_minute(
+    fake: FakeGitHub, api: GitHubAPI
+) -> None:
+    """A Retry-After date email.utils cannot turn into a datetime: the advised minute, no
+    traceback; the POST is asked again only after that wait."""
+    waits: list[float] = []
+    body = recorded_json("rest_ratelimit_403_secondary_retry_after_2026")
+    headers = recorded_headers("rest_ratelimit_403_secondary_retry_after_2026")
+    headers["retry-after"] = "Mon, 01 Jan 99999999999999999999 00:00:00 GMT"
+    fake.fail_next.append(Reply.json(body, 403, headers))
+    with GitHubAPI(fake.api, "t", sleep=waits.append) as client:
+        issue = client.repo(REPO).get_issue(1)
+        client.call("POST comment", lambda: issue.create_comment("x"), creates=True)
+    assert waits == [60.0]
+    assert len(fake.comments) == 1
+
+
+HTML_PAGE = Reply(200, {"Content-Type": "text/html"}, b"<html><body>Just a moment...</body></html>")
+CUT_JSON = Reply(200, {"Content-Type": "application/json"}, b'[{"id": 1, "body": "a')
+
+
+@pytest.mark.parametrize("page", [HTML_PAGE, CUT_JSON], ids=["html", "cut-json"])
+def test_a_list_answer_that_is_not_json_is_retried_then_a_publish_error(
+    fake: FakeGitHub, api: GitHubAPI, page: Reply
+) -> None:
+    """A proxy's page or a cut body where PyGithub expects JSON: asked again (four tries),
+    then one PublishError, never a traceback."""
+    fake.fail_next.extend([page] * 4)
+    with pytest.raises(PublishError, match="GET comments: unreadable answer"):
+        comments(api, 5)
+    assert len(fake.server.received()) == 4
+
+
+def test_a_cut_answer_once_is_retried(fake: FakeGitHub, api: GitHubAPI) -> None:
+    fake.add_comment(REPO, 5, "first", "someone")
+    fake.fail_next.append(CUT_JSON)
+    assert comments(api, 5) == ["first"]
+
+
+@pytest.mark.parametrize("status", [201, 502])
+def test_a_post_answered_with_a_cut_body_is_not_sent_again(
+    fake: FakeGitHub, api: GitHubAPI, status: int
+) -> None:
+    """The comment may exist already: reported, not posted twice."""
+    fake.fail_next.append(Reply(status, {"Content-Type": "application/json"}, b'{"id": 6'))
+    issue = api.repo(REPO).get_issue(1)
+    with pytest.raises(PublishError, match="POST comment: unreadable answer"):
+        api.call("POST comment", lambda: issue.create_comment("x"), creates=True)
+    assert len(fake.server.received(method="POST")) == 1
+
+
+def test_login_from_a_page_that_is_not_json_is_asked_again(
+    fake: FakeGitHub, api: GitHubAPI
+) -> None:
+    """Not the string "None", nor "": a page that names no user is no answer."""
+    fake.fail_next.append(HTML_PAGE)
+    assert api.login() == "curator-bot"
+    fake.fail_next.extend([HTML_PAGE] * 4)
+    with pytest.raises(PublishError, match="GET /user: unreadable answer"):
+        api.login()
+
+
+@pytest.mark.parametrize("status", [401, 422])
+def test_a_message_echoing_the_token_is_scrubbed(
+    fake: FakeGitHub, api: GitHubAPI, status: int
+) -> None:
+    """GitHub's message goes into the error line; the token it may quote does not."""
+    body = {"message": "Bad credentials for token ghp_secret_token_value"}
+    fake.fail_next.append(Reply.json(body, status))
+    issue = api.repo(REPO).get_issue(1)
+    with pytest.raises(PublishError, match=r"HTTP \d+: Bad credentials") as info:
+        api.call("POST comment", lambda: issue.create_comment("x"), creates=True)
+    assert "ghp_secret" not in str(info.value)
+    assert "***" in str(info.value)
+
+
+def test_a_redirect_to_another_host_is_a_publish_error(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """PyGithub refuses a 301 to another host with a RuntimeError: one line, no traceback,
+    and the token goes nowhere else."""
+    fake.fail_next.append(Reply(301, {"Location": "http://127.0.0.2:1/user"}, b"{}"))
+    with pytest.raises(PublishError, match="GET /user: redirected to an unexpected place"):
+        api.login()
+    assert len(fake.server.received()) == 1

@@ -9,11 +9,12 @@ import pytest
 from markdown_it import MarkdownIt
 
 from curator.errors import InputError, UsageError
-from curator.publish.api import GitHubAPI
+from curator.publish.api import GitHubAPI, PublishError
 from curator.publish.comment import find_pr, read_body, upsert_comment
 from curator.report import json as json_report
 from curator.report import markdown
 from tests.doubles.github_issues import FakeGitHub, seed_recorded_comments
+from tests.doubles.server import Reply
 from tests.publish.conftest import REPO
 from tests.report.sample import CTX, clean_report, hostile_report, realistic_report
 
@@ -123,3 +124,15 @@ def test_read_body_rejects_other_json(tmp_path: Path) -> None:
     path.write_text(json.dumps({"schema": 1, "findings": [{"code": "x"}]}), encoding="utf-8")
     with pytest.raises(InputError, match="malformed"):
         read_body(path, CTX)
+
+
+def test_user_lookup_outage_posts_no_second_comment(fake: FakeGitHub, api: GitHubAPI) -> None:
+    """GET /user failing (502 on every try) is an outage, not "the token cannot say": the
+    comment job stops instead of missing its own comment and posting another."""
+    body = body_of(realistic_report())
+    upsert_comment(api, REPO, 7, body)
+    html = Reply(502, {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>")
+    fake.fail_next.extend([html] * 4)
+    with pytest.raises(PublishError, match="GET /user: HTTP 502"):
+        upsert_comment(api, REPO, 7, body_of(hostile_report()))
+    assert sum(markdown.MARKER in c["body"] for c in fake.comments_on(REPO, 7)) == 1

@@ -13,7 +13,7 @@ import re
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -79,10 +79,7 @@ class Interposer:
     def queue(self, reply: Reply, times: int = 1) -> None:
         """Answer the next `times` requests with copies of `reply`."""
         with self._lock:
-            self.replies.extend(
-                Reply(reply.status, dict(reply.headers), reply.body, reply.delay, reply.drip)
-                for _ in range(times)
-            )
+            self.replies.extend(replace(reply, headers=dict(reply.headers)) for _ in range(times))
 
     def handle(self, req: Request) -> Reply:
         """A queued reply, else whatever the next route answers."""

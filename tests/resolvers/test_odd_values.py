@@ -79,3 +79,15 @@ def test_host_the_idna_codec_refuses_is_a_broken_link(host: str) -> None:
     outcome = resolver.resolve([url])[url]
     assert isinstance(outcome, NotFound)
     assert "not a valid host name" in outcome.reason
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Mon, 01 Jan 99999999999999999999 00:00:00 GMT",
+        "Mon, 01 Jan 2027 99999999999999999999:00:00 GMT",
+        "Fri, 31 Dec 9999 23:59:59 +99999999999999999999",
+    ],
+)
+def test_retry_after_date_beyond_the_calendar_is_no_wait(value: str) -> None:
+    assert parse_retry_after(value) is None

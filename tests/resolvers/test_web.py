@@ -106,6 +106,7 @@ def test_ok_page_is_found_with_one_head_request(tmp_path: Path, web: WebDouble) 
         (502, Unverified, "HTTP 502"),
         (504, Unverified, "HTTP 504"),
         (408, Unverified, "HTTP 408"),
+        (425, Unverified, "HTTP 425"),
         (204, Found, ""),
     ],
 )
@@ -596,3 +597,12 @@ def test_pinned_http_request_to_ipv6_keeps_port() -> None:
     assert request.url.port == 8080
     assert request.headers["host"] == "a.test:8080"
     assert "sni_hostname" not in request.extensions
+
+
+def test_a_refused_connection_is_no_request_sent(tmp_path: Path) -> None:
+    """Nothing listens: the link is unverified and the report counts what reached a host."""
+    with LoopbackServer() as closed:
+        url = closed.url + "/page"
+    resolver = make(tmp_path)
+    assert isinstance(one(resolver, url), Unverified)
+    assert resolver.counter.get("web") == 0
