@@ -299,10 +299,13 @@ def github_limit(
     `now` is the epoch time, to compare with the reset.
     """
     lower = {key.lower(): value for key, value in headers.items()}
+    for name in ("x-ratelimit-remaining", "x-ratelimit-reset"):
+        # A number sent twice reaches httpx joined ("0, 0"): its first value counts.
+        lower[name] = lower.get(name, "").split(",")[0].strip()
     refused = status in (403, 429)
     graphql = _graphql_rate_limited(body)
-    if lower.get("x-ratelimit-remaining") == "0" and (refused or graphql):
-        reset = _epoch(lower.get("x-ratelimit-reset"))
+    if lower["x-ratelimit-remaining"] == "0" and (refused or graphql):
+        reset = _epoch(lower["x-ratelimit-reset"] or None)
         if reset is None:
             return Limit("GitHub rate limit exhausted (no reset time given)", None)
         # +1: the reset is a whole epoch second; asking in that same second may fail again.
@@ -311,7 +314,7 @@ def github_limit(
         )
     advised = SECONDARY_WAIT * 2.0 ** max(0, attempt - 1)
     if refused and _secondary(status, lower, body):
-        wait = parse_retry_after(lower.get("retry-after"))
+        wait = parse_retry_after(lower.get("retry-after"), _moment(now))
         return Limit("GitHub secondary rate limit", advised if wait is None else wait)
     if graphql:
         return Limit("GitHub GraphQL RATE_LIMITED", advised)
@@ -344,6 +347,14 @@ def _epoch(value: str | None) -> float | None:
     except ValueError:
         return None
     return seconds if seconds is not None and 0 <= seconds < math.inf else None
+
+
+def _moment(epoch: float) -> datetime | None:
+    """The UTC moment of an epoch, or None (the present) when beyond the calendar."""
+    try:
+        return datetime.fromtimestamp(epoch, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def _utc_time(epoch: float) -> str:

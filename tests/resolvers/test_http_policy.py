@@ -33,6 +33,12 @@ def test_primary_limit_without_reset_names_no_wait() -> None:
     assert "no reset time" in limit.reason
 
 
+def test_a_limit_header_sent_twice_is_read_by_its_first_value() -> None:
+    headers = {"X-RateLimit-Remaining": "0, 0", "X-RateLimit-Reset": f"{int(NOW) + 30}, 1"}
+    limit = github_limit(403, headers, b"{}", attempt=1, now=NOW)
+    assert limit is not None and limit.wait == 31.0
+
+
 def test_primary_limit_waits_until_the_reset_and_a_second() -> None:
     headers = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(NOW) + 30)}
     limit = github_limit(403, headers, b"{}", attempt=1, now=NOW)
@@ -51,6 +57,12 @@ def test_secondary_limit_waits_what_retry_after_says(name: str) -> None:
     headers, body = recorded(name)
     limit = github_limit(403, headers, body, attempt=3, now=NOW)
     assert limit is not None and limit.wait == 60.0
+
+
+def test_secondary_limit_retry_after_as_a_date() -> None:
+    headers = {"Retry-After": "Tue, 14 Nov 2023 22:14:00 GMT"}  # NOW + 7 s
+    limit = github_limit(429, headers, b"{}", attempt=1, now=NOW)
+    assert limit is not None and limit.wait is not None and 0 < limit.wait < 60
 
 
 def test_secondary_limit_without_retry_after_doubles_the_advised_minute() -> None:
