@@ -96,7 +96,10 @@ def without_date(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def generic(text: str) -> bool:
-    """True for a link label that is not a name or title ("paper", "[Code]", "📝 PDF")."""
+    """True for a link label that is not a name or title ("paper", "[Code]", "📝 PDF"), or
+    a URL written as its own text (an autolinked `https://arxiv.org/abs/…` cell)."""
+    if "://" in text:
+        return True
     words = re.findall(r"\w+", text.lower())
     return not words or (len(words) <= 4 and all(w in GENERIC or w.isdigit() for w in words))
 
