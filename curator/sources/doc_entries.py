@@ -276,7 +276,7 @@ def link_entry(unit: Unit, anchors: list[Anchor], place: Place) -> Entry:
     """A plain-link entry: the unit's links, checked, with no paper or project behind them."""
     links = [link_for("url", a.url) for a in anchors]
     named = next(
-        (a.text for a in anchors if not a.bare and not generic(a.text) and "://" not in a.text),
+        (a.text for a in anchors if not (a.bare or a.image_only or generic(a.text))),
         "",
     )
     # A Markdown row is one line (markdown-it numbers its cells' lines from the next one).

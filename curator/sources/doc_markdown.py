@@ -57,7 +57,7 @@ class _Inline:
         self.line = line
         self.strong = 0
         self.em = 0
-        self.link: list[str] | None = None  # [href, text, saw_image, saw_text, line]
+        self.link: list[str] | None = None  # [href, text, saw_image, saw_text, line, alt]
         self.run = ""  # the bold or emphasis text being read
 
     @property
@@ -86,17 +86,19 @@ class _Inline:
 
     def open_link(self, href: str) -> None:
         self.close_link()
-        self.link = [href.strip(), "", "", "", str(self.line)]
+        self.link = [href.strip(), "", "", "", str(self.line), ""]
         self.current.freeze()
 
     def close_link(self) -> None:
         if self.link is None:
             return
-        href, text, image, seen, line = self.link
+        href, text, image, seen, line, alt = self.link
         self.link = None
         if href:
             only_image = bool(image) and not seen.strip()
-            self.current.link(Anchor(as_written_url(href), clean(text), int(line), only_image))
+            # A badge link reads as its image's alt text (`[![Paper](…)](venue)`), as in HTML.
+            shown = clean(alt if only_image else text)
+            self.current.link(Anchor(as_written_url(href), shown, int(line), only_image))
 
     def style(self, which: str, opening: bool) -> None:
         depth = 1 if opening else -1
@@ -123,6 +125,7 @@ class _Inline:
             self.newline(source_line=False)
         elif name == "img" and self.link is not None:
             self.link[2] = "image"
+            self.link[5] += " " + attrs.get("alt", "")
         elif name in {"b", "strong"}:
             self.style("strong", not closing)
         elif name in {"i", "em"}:
@@ -143,6 +146,7 @@ def read_inline(tok: Token, kind: UnitKind) -> list[LineBuilder]:
         elif kind_ == "image":
             if reader.link is not None:
                 reader.link[2] = "image"
+                reader.link[5] += " " + child.content
         elif kind_ in {"strong_open", "strong_close", "em_open", "em_close"}:
             reader.style(kind_.split("_")[0], kind_.endswith("open"))
         elif kind_ == "html_inline":
