@@ -37,6 +37,7 @@ class MdScan:
     units: list[Unit] = field(default_factory=list)
     html: list[tuple[int, str]] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)
+    levels: list[int] = field(default_factory=list)  # each heading's level, 1 for `#`
 
 
 def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
@@ -237,6 +238,7 @@ def scan_markdown(text: str) -> MdScan:
         elif kind == "heading_open":
             heading = group_lines(read_inline(tokens[i + 1], UnitKind.LINE))
             scan.headings.append((line, clean(heading[0].text) if heading else ""))
+            scan.levels.append(int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1)
             scan.units.extend(u for u in heading if u.links)
         elif kind == "list_item_open":
             state.item_head = True
