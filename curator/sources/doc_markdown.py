@@ -10,6 +10,8 @@ their first line, for `doc_html`; HTML comments never reach either side.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -133,6 +135,16 @@ class _Inline:
             self.style("em", not closing)
 
 
+def heading_title(unit: Unit) -> str:
+    """A heading's text without its in-page navigation links (`### Topic ([To Top](#top))`)."""
+    title = clean(unit.text)
+    for anchor in unit.links:
+        if anchor.url.startswith("#") and anchor.text:
+            title = title.replace(anchor.text, "")
+    shown = clean(re.sub(r"\(\s*\)|\[\s*\]", "", title)) if title != clean(unit.text) else title
+    return shown or clean(unit.text)
+
+
 def read_inline(tok: Token, kind: UnitKind) -> list[LineBuilder]:
     """The lines of one inline token, each with its own line number."""
     reader = _Inline(kind, tok.map[0] + 1 if tok.map else 0)
@@ -237,7 +249,7 @@ def scan_markdown(text: str) -> MdScan:
                 scan.units.append(Unit(UnitKind.CODE, line, links=links, after=[""] * len(links)))
         elif kind == "heading_open":
             heading = group_lines(read_inline(tokens[i + 1], UnitKind.LINE))
-            scan.headings.append((line, clean(heading[0].text) if heading else ""))
+            scan.headings.append((line, heading_title(heading[0]) if heading else ""))
             scan.levels.append(int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1)
             scan.units.extend(u for u in heading if u.links)
         elif kind == "list_item_open":
