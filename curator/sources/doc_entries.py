@@ -33,6 +33,7 @@ from curator.sources.doc_text import (
     TIME_HEADERS,
     TITLE_HEADERS,
     DateText,
+    cell_title,
     column,
     context_title,
     date_in,
@@ -195,14 +196,18 @@ def paper_made(unit: Unit, anchors: list[Anchor], place: Place) -> Made | None:
 
 
 def title_column_link(unit: Unit, anchors: list[Anchor]) -> Anchor | None:
-    """A labelled link (`[Link]`, `[PDF]`) in a Title/Paper column: the paper's own link."""
+    """A labelled link (`[Link]`, `[PDF]`) in a Title/Paper column, or the title itself linked
+    to its venue (`| 2023-02-09 | [Title](journal page) |`): the paper's own link."""
     col = column(unit, TITLE_HEADERS)
     if col is None:
         return None
-    cell = unit.cells[col].links
+    cell = unit.cells[col]
+    named = column(unit, TIME_HEADERS) is not None and not cell.lead.strip()
     return next(
-        (a for a in anchors if a in cell and generic(a.text) and github_repo(a.url) is None), None
-    )
+        (a for a in anchors if a in cell.links and github_repo(a.url) is None
+         and (generic(a.text) or (named and not a.image_only and a.text == cell_title(cell)))),
+        None,
+    )  # fmt: skip
 
 
 def projects_made(unit: Unit, anchors: list[Anchor], repos: list[Anchor], place: Place) -> Made:
