@@ -11,7 +11,6 @@ their first line, for `doc_html`; HTML comments never reach either side.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 from functools import cache
 
