@@ -71,6 +71,10 @@ class _Inline:
         self.line += source_line
         if self.link is not None or self.strong or self.em:
             self.current.text("\n", bool(self.strong), bool(self.em), self.link is not None)
+            # The break separates words in the link's text and the bold run too ("via\nLearning").
+            self.run += " " if self.strong or self.em else ""
+            if self.link is not None:
+                self.link[1] += " "
             return  # a link or bold run that wraps keeps its line together
         self.lines.append(LineBuilder(self.kind, self.line))
 
