@@ -33,6 +33,7 @@ from curator.sources.doc_text import (
     TIME_HEADERS,
     TITLE_HEADERS,
     DateText,
+    cell_title,
     column,
     context_title,
     date_in,
@@ -195,14 +196,18 @@ def paper_made(unit: Unit, anchors: list[Anchor], place: Place) -> Made | None:
 
 
 def title_column_link(unit: Unit, anchors: list[Anchor]) -> Anchor | None:
-    """A labelled link (`[Link]`, `[PDF]`) in a Title/Paper column: the paper's own link."""
+    """A labelled link (`[Link]`, `[PDF]`) in a Title/Paper column, or the title itself linked
+    to its venue (`| 2023-02-09 | [Title](journal page) |`): the paper's own link."""
     col = column(unit, TITLE_HEADERS)
     if col is None:
         return None
-    cell = unit.cells[col].links
+    cell = unit.cells[col]
+    named = column(unit, TIME_HEADERS) is not None and not cell.lead.strip()
     return next(
-        (a for a in anchors if a in cell and generic(a.text) and github_repo(a.url) is None), None
-    )
+        (a for a in anchors if a in cell.links and github_repo(a.url) is None
+         and (generic(a.text) or (named and not a.image_only and a.text == cell_title(cell)))),
+        None,
+    )  # fmt: skip
 
 
 def projects_made(unit: Unit, anchors: list[Anchor], repos: list[Anchor], place: Place) -> Made:
@@ -276,7 +281,7 @@ def link_entry(unit: Unit, anchors: list[Anchor], place: Place) -> Entry:
     """A plain-link entry: the unit's links, checked, with no paper or project behind them."""
     links = [link_for("url", a.url) for a in anchors]
     named = next(
-        (a.text for a in anchors if not a.bare and not generic(a.text) and "://" not in a.text),
+        (a.text for a in anchors if not (a.bare or a.image_only or generic(a.text))),
         "",
     )
     # A Markdown row is one line (markdown-it numbers its cells' lines from the next one).

@@ -10,6 +10,7 @@ their first line, for `doc_html`; HTML comments never reach either side.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -37,6 +38,7 @@ class MdScan:
     units: list[Unit] = field(default_factory=list)
     html: list[tuple[int, str]] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)
+    levels: list[int] = field(default_factory=list)  # each heading's level, 1 for `#`
 
 
 def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
@@ -57,7 +59,7 @@ class _Inline:
         self.line = line
         self.strong = 0
         self.em = 0
-        self.link: list[str] | None = None  # [href, text, saw_image, saw_text, line]
+        self.link: list[str] | None = None  # [href, text, saw_image, saw_text, line, alt]
         self.run = ""  # the bold or emphasis text being read
 
     @property
@@ -69,6 +71,10 @@ class _Inline:
         self.line += source_line
         if self.link is not None or self.strong or self.em:
             self.current.text("\n", bool(self.strong), bool(self.em), self.link is not None)
+            # The break separates words in the link's text and the bold run too ("via\nLearning").
+            self.run += " " if self.strong or self.em else ""
+            if self.link is not None:
+                self.link[1] += " "
             return  # a link or bold run that wraps keeps its line together
         self.lines.append(LineBuilder(self.kind, self.line))
 
@@ -86,17 +92,19 @@ class _Inline:
 
     def open_link(self, href: str) -> None:
         self.close_link()
-        self.link = [href.strip(), "", "", "", str(self.line)]
+        self.link = [href.strip(), "", "", "", str(self.line), ""]
         self.current.freeze()
 
     def close_link(self) -> None:
         if self.link is None:
             return
-        href, text, image, seen, line = self.link
+        href, text, image, seen, line, alt = self.link
         self.link = None
         if href:
             only_image = bool(image) and not seen.strip()
-            self.current.link(Anchor(as_written_url(href), clean(text), int(line), only_image))
+            # A badge link reads as its image's alt text (`[![Paper](…)](venue)`), as in HTML.
+            shown = clean(alt if only_image else text)
+            self.current.link(Anchor(as_written_url(href), shown, int(line), only_image))
 
     def style(self, which: str, opening: bool) -> None:
         depth = 1 if opening else -1
@@ -123,10 +131,21 @@ class _Inline:
             self.newline(source_line=False)
         elif name == "img" and self.link is not None:
             self.link[2] = "image"
+            self.link[5] += " " + attrs.get("alt", "")
         elif name in {"b", "strong"}:
             self.style("strong", not closing)
         elif name in {"i", "em"}:
             self.style("em", not closing)
+
+
+def heading_title(unit: Unit) -> str:
+    """A heading's text without its in-page navigation links (`### Topic ([To Top](#top))`)."""
+    title = clean(unit.text)
+    for anchor in unit.links:
+        if anchor.url.startswith("#") and anchor.text:
+            title = title.replace(anchor.text, "")
+    shown = clean(re.sub(r"\(\s*\)|\[\s*\]", "", title)) if title != clean(unit.text) else title
+    return shown or clean(unit.text)
 
 
 def read_inline(tok: Token, kind: UnitKind) -> list[LineBuilder]:
@@ -143,6 +162,7 @@ def read_inline(tok: Token, kind: UnitKind) -> list[LineBuilder]:
         elif kind_ == "image":
             if reader.link is not None:
                 reader.link[2] = "image"
+                reader.link[5] += " " + child.content
         elif kind_ in {"strong_open", "strong_close", "em_open", "em_close"}:
             reader.style(kind_.split("_")[0], kind_.endswith("open"))
         elif kind_ == "html_inline":
@@ -232,7 +252,8 @@ def scan_markdown(text: str) -> MdScan:
                 scan.units.append(Unit(UnitKind.CODE, line, links=links, after=[""] * len(links)))
         elif kind == "heading_open":
             heading = group_lines(read_inline(tokens[i + 1], UnitKind.LINE))
-            scan.headings.append((line, clean(heading[0].text) if heading else ""))
+            scan.headings.append((line, heading_title(heading[0]) if heading else ""))
+            scan.levels.append(int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1)
             scan.units.extend(u for u in heading if u.links)
         elif kind == "list_item_open":
             state.item_head = True

@@ -96,7 +96,10 @@ def without_date(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def generic(text: str) -> bool:
-    """True for a link label that is not a name or title ("paper", "[Code]", "📝 PDF")."""
+    """True for a link label that is not a name or title ("paper", "[Code]", "📝 PDF"), or
+    a URL written as its own text (an autolinked `https://arxiv.org/abs/…` cell)."""
+    if "://" in text:
+        return True
     words = re.findall(r"\w+", text.lower())
     return not words or (len(words) <= 4 and all(w in GENERIC or w.isdigit() for w in words))
 
@@ -135,7 +138,17 @@ def unit_date(unit: Unit) -> DateText | None:
                 return found or DateText(clean(cell.text), clean(cell.text), False)
         return None
     first = unit.strong[0] if unit.strong and not clean(unit.lead.strip("[( ")) else ""
-    return date_in(unit.lead) or (date_in(first) if first else None)
+    return date_in(unit.lead) or (date_in(first) if first else None) or date_after(unit)
+
+
+def date_after(unit: Unit) -> DateText | None:
+    """A month or day date right after the title link (`[Title](…)␣␣\\n*2024-08-12* · Venue`).
+
+    Only a valid date with its month counts: a year there is a venue's (`(2025)`), and a
+    range such as `2023-2024` is no date at all.
+    """
+    found = date_in(unit.after[0]) if unit.after and _DATE_START.match(unit.after[0]) else None
+    return found if found is not None and found.valid else None
 
 
 def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:

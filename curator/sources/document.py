@@ -101,7 +101,7 @@ class DocumentSource:
         text = read_text(path, display)
         scan = scan_markdown(text)
         html = parse_fragments(scan.html)
-        sections = section_table(scan.headings, html.marks)
+        sections = section_table(qualified(scan.headings, scan.levels), html.marks)
         units = sorted(scan.units + html.units, key=lambda u: u.line)
         header_end = scan.headings[1][0] if len(scan.headings) > 1 else len(text)
         own = own_repository(text, [u for u in units if u.line < header_end])
@@ -161,6 +161,26 @@ def own_repository(text: str, units: list[Unit]) -> str | None:
     badges.pop(None, None)
     top = badges.most_common(1)
     return top[0][0] if top and top[0][1] >= 2 else None
+
+
+def qualified(headings: list[tuple[int, str]], levels: list[int]) -> list[tuple[int, str]]:
+    """Headings named so that one name is one section: a name used under several parents
+    (`### Text Memory` › `#### 2024`, `## Parametric Memory` › `#### 2024`) takes its parent's.
+    """
+    parents: list[str] = []
+    stack: list[tuple[int, str]] = []  # (level, title) of the headings enclosing this one
+    for (_, title), level in zip(headings, levels, strict=True):
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        parents.append(stack[-1][1] if stack else "")
+        stack.append((level, title))
+    under: dict[str, set[str]] = {}
+    for (_, title), parent in zip(headings, parents, strict=True):
+        under.setdefault(title, set()).add(parent)
+    return [
+        (line, f"{parent} › {title}" if len(under[title]) > 1 and parent else title)
+        for (line, title), parent in zip(headings, parents, strict=True)
+    ]
 
 
 def section_table(

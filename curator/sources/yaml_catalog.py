@@ -175,7 +175,7 @@ def _unknown_key(err: Any, node: yaml.Node, path: list[Any]) -> tuple[str, int] 
 def _plain(err: Any) -> str:
     """A short schema message; dates get a human sentence."""
     if err.validator == "pattern" and "0[1-9]" in str(err.validator_value):
-        return f"{err.instance!r} is not a date YYYY-MM-DD (two-digit month and day)"
+        return f"{err.instance!r} is not a date YYYY-MM-DD, YYYY-MM or YYYY (two-digit month, day)"
     if err.validator == "anyOf" and isinstance(err.instance, dict):
         return "needs `arxiv` (an arXiv ID) or `url` (for other venues)"
     message = str(err.message)

@@ -214,3 +214,11 @@ def test_unreadable_documents_raise(tmp_path: Path, content: bytes, needle: str)
 def test_missing_document_raises(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no such file"):
         load(tmp_path / "README.md")
+
+
+def test_a_bare_url_is_no_title() -> None:
+    # A cell holding only `https://arxiv.org/abs/…` names no paper: the Framework column
+    # does, as a short name (never compared with arXiv's title).
+    papers = by_kind(load(CASES / "bare_url_table.md"), Kind.PAPER)
+    assert [(e.title, e.short_title) for e in papers[1:3]] == [("FeB4RAG", True), ("CDQA", True)]
+    assert not any("://" in e.title for e in load(CASES / "bare_url_table.md").entries)

@@ -151,3 +151,18 @@ def test_five_thousand_entries_in_each_layout_parse_quickly(kind: str, tmp_path:
     assert sum(e.kind is Kind.PAPER for e in loaded.entries) == 5000
     # The target is 2 s on a quiet machine; CPU time, with room for a loaded one.
     assert spent < 4.0, spent
+
+
+def test_a_year_heading_under_two_topics_is_two_sections(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `#### 2024` under two topics: a paper in both is cross-listed, not a duplicate; the
+    # same paper twice under one of them is.
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent / "cases" / "documents")
+    main(["check", "year_subheadings.md", *OFFLINE, "--fail-on", "never"])
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["code"], f["source"]["line"]) for f in findings] == [
+        ("entry-duplicate", 21),
+        ("entry-cross-listed", 15),
+    ]
+    assert "🔢 Papers - Parameteric Memory › 🗓️ 2024" in findings[1]["message"]

@@ -119,6 +119,18 @@ def test_incomplete_rows_are_imported_and_listed(tmp_path: Path) -> None:
     assert [f.evidence.count("2025-12-33") for f in invalid] == [1]
 
 
+def test_year_dates_are_imported_and_valid(tmp_path: Path) -> None:
+    # A Year column gives a date at year precision: the catalogue keeps it and accepts it.
+    import_document(CASES / "year_tables.md", tmp_path)
+    catalog = CatalogSource().load(tmp_path)
+    document = DocumentSource().load(CASES / "year_tables.md")
+    assert catalog.findings == ()
+    assert sorted((e.subject, e.date) for e in catalog.entries) == sorted(
+        (e.subject, e.date) for e in document.entries
+    )
+    assert {e.date for e in catalog.entries} == {"2023", "2024", "2025", "2026"}
+
+
 def test_chinese_document_fills_summaries_and_reports_one_language(tmp_path: Path) -> None:
     result = import_document(
         HERE / "bilingual" / "README.md", tmp_path, zh=HERE / "bilingual" / "README_cn.md"
