@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator import progress
+from curator import heap, progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
 from curator.checks.links import check_links
@@ -112,7 +112,8 @@ def load(paths: Sequence[str], context: CheckContext | None = None) -> Loaded:
         source = SOURCES.get("" if path.is_dir() else path.suffix.lower())
         if source is None:
             raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
-        got = source(ctx).load(path)
+        with heap.bulk_build():
+            got = source(ctx).load(path)
         entries.extend(got.entries)
         findings.extend(got.findings)
         files.extend(got.files)
@@ -336,9 +337,15 @@ def _scope_one(
 # -- the whole flow -----------------------------------------------------------------------
 def check(options: Options, now: Callable[[], datetime] | None = None) -> Report:
     """Run the pipeline for `options` and return the report (no printing, no exiting)."""
+    with heap.settled():
+        return _check(options, now)
+
+
+def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
     started = time.monotonic()
     ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
     loaded = load(options.paths, ctx)
+    heap.keep()  # the list lives until the report is written
     selection = select(loaded, options)
     chosen = selection.entries
     rules = load_rules(options)
