@@ -106,8 +106,7 @@ def load(paths: Sequence[str], context: CheckContext | None = None) -> Loaded:
         source = SOURCES.get("" if path.is_dir() else path.suffix.lower())
         if source is None:
             raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
-        with heap.bulk_build():
-            got = source(ctx).load(path)
+        got = source(ctx).load(path)
         entries.extend(got.entries)
         findings.extend(got.findings)
         files.extend(got.files)

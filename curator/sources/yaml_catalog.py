@@ -19,6 +19,7 @@ import yaml
 
 from curator.context import CheckContext
 from curator.errors import InputError
+from curator.heap import bulk_build
 from curator.located_yaml import compose, construct, line_of, written_keys
 from curator.model import Entry, Finding, Kind, Link, Source
 from curator.normalize import (
@@ -85,6 +86,10 @@ class CatalogSource:
 
     def load(self, path: Path) -> Loaded:
         """Every entry of every file, in file order."""
+        with bulk_build():
+            return self._read(path)
+
+    def _read(self, path: Path) -> Loaded:
         files = catalog_files(path)
         names = [display_path(f) for f in files]
         changed = self._changed(names)
