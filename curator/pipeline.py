@@ -18,18 +18,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator import progress
+from curator import heap, progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
-from curator.checks.links import check_links
-from curator.checks.papers import check_paper
-from curator.checks.repos import check_repo
+from curator.deferred import DeferredCheck, DeferredResolver, ResolverClass
 from curator.errors import InputError
 from curator.model import Entry, EntryResult, Finding, Kind, Report, Service, Severity, Verdict
 from curator.options import Options
-from curator.resolvers.arxiv import ArxivResolver
-from curator.resolvers.base import CachedResolver
-from curator.resolvers.github import GithubResolver
 from curator.resolvers.interface import (
     Blocked,
     Counter,
@@ -40,7 +35,6 @@ from curator.resolvers.interface import (
     Unverified,
 )
 from curator.resolvers.reach import settle_run
-from curator.resolvers.web import WebResolver
 from curator.rulefiles import load_rules, scope_not_checked
 from curator.sources.interface import Loaded, Source
 
@@ -48,18 +42,18 @@ if TYPE_CHECKING:
     from curator.scope.records import Record
 
 #: Service -> its resolver: a new service is its resolver's file plus one line here (and its
-#: check's line below, when it has findings of its own).
-RESOLVERS: dict[Service, type[CachedResolver]] = {
-    Service.ARXIV: ArxivResolver,
-    Service.GITHUB: GithubResolver,
-    Service.WEB: WebResolver,
+#: check's line below, when it has findings of its own), imported when first used.
+RESOLVERS: dict[Service, ResolverClass] = {
+    Service.ARXIV: DeferredResolver("curator.resolvers.arxiv", "ArxivResolver"),
+    Service.GITHUB: DeferredResolver("curator.resolvers.github", "GithubResolver"),
+    Service.WEB: DeferredResolver("curator.resolvers.web", "WebResolver"),
 }
 
 #: Service -> the check that reads that service's outcomes.
 CHECKS: dict[Service, Check] = {
-    Service.ARXIV: check_paper,
-    Service.GITHUB: check_repo,
-    Service.WEB: check_links,
+    Service.ARXIV: DeferredCheck("curator.checks.papers", "check_paper"),
+    Service.GITHUB: DeferredCheck("curator.checks.repos", "check_repo"),
+    Service.WEB: DeferredCheck("curator.checks.links", "check_links"),
 }
 
 
@@ -336,9 +330,15 @@ def _scope_one(
 # -- the whole flow -----------------------------------------------------------------------
 def check(options: Options, now: Callable[[], datetime] | None = None) -> Report:
     """Run the pipeline for `options` and return the report (no printing, no exiting)."""
+    with heap.settled():
+        return _check(options, now)
+
+
+def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
     started = time.monotonic()
     ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
     loaded = load(options.paths, ctx)
+    heap.keep()  # the list lives until the report is written
     selection = select(loaded, options)
     chosen = selection.entries
     rules = load_rules(options)

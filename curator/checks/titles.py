@@ -58,6 +58,18 @@ def _untex(text: str) -> str:
 
 def _fold(text: str) -> str:
     """Case-fold, drop accents, and turn everything but letters and digits into one space."""
+    if text.isascii():
+        # ASCII folds to lower case and decomposes to itself: the same result as below
+        # without two passes per character (most titles are ASCII).
+        return " ".join(_NOT_ASCII_ALNUM.sub(" ", text.lower()).split())
+    return _fold_unicode(text)
+
+
+_NOT_ASCII_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def _fold_unicode(text: str) -> str:
+    """`_fold` for any text."""
     text = unicodedata.normalize("NFKD", text.casefold())
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = unicodedata.normalize("NFKC", text)

@@ -75,12 +75,15 @@ def emit(report: Report, fmt: str, output: str) -> None:
     from curator.report.interface import renderer
 
     form = Format(fmt)
+    if form is Format.JSON:
+        _write_json(report, output)
+        return
     if form is Format.TEXT and not output:
         from curator.report.text import render as render_text
 
         sys.stdout.write(render_text(report, None, color=sys.stdout.isatty()))
         return
-    ctx = None if form is Format.JSON else _render_context(report)
+    ctx = _render_context(report)
     text = renderer(form)(report, ctx)
     if form is Format.GITHUB:
         _github_summary(report)
@@ -91,6 +94,19 @@ def emit(report: Report, fmt: str, output: str) -> None:
         path.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+
+
+def _write_json(report: Report, output: str) -> None:
+    """The JSON report, streamed to `output` (or stdout) as it is encoded."""
+    from curator.report import json as json_report
+
+    if not output:
+        json_report.write(report, sys.stdout)
+        return
+    path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as stream:
+        json_report.write(report, stream)
 
 
 def _render_context(report: Report) -> Any:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from curator.scope.decision import PaperText
 from curator.scope.rules import Pattern
@@ -46,12 +47,15 @@ def find_hits(patterns: Iterable[Pattern], paper: PaperText, fields: Iterable[st
         text = paper.field(name)
         if not text:
             continue
-        for pattern in _candidates(group, text):
-            out.extend(Hit(name, a, b, pattern.source) for a, b in spans(pattern, text))
+        for pattern, places in _candidates(group, text):
+            found = pattern.finditer(text) if places is None else _at(pattern, text, places)
+            out.extend(Hit(name, a, b, pattern.source) for a, b in found)
     return sorted(out, key=lambda h: (h.field != "title", h.start))
 
 
-_Plan = tuple[dict[str, list[int]], list[tuple[str, int]], list[int]]
+#: A pattern's position in its group and the other words it needs, all present in the text.
+_Needs = tuple[int, frozenset[str]]
+_Plan = tuple[dict[str, list[_Needs]], list[tuple[str, _Needs]], list[int]]
 _PLANS: dict[int, tuple[tuple[Pattern, ...], _Plan]] = {}
 
 
@@ -62,17 +66,18 @@ def _plan(group: tuple[Pattern, ...]) -> _Plan:
     known = _PLANS.get(id(group))
     if known is not None and known[0] is group:
         return known[1]
-    exact: dict[str, list[int]] = {}
-    prefixed: list[tuple[str, int]] = []
+    exact: dict[str, list[_Needs]] = {}
+    prefixed: list[tuple[str, _Needs]] = []
     other: list[int] = []
     for i, pattern in enumerate(group):
         first = _first_word(pattern.source)
+        needs = (i, _later_words(pattern.source))
         if first is None:
             other.append(i)
         elif first[1]:
-            prefixed.append((first[0], i))
+            prefixed.append((first[0], needs))
         else:
-            exact.setdefault(first[0], []).append(i)
+            exact.setdefault(first[0], []).append(needs)
     plan = (exact, prefixed, other)
     if len(_PLANS) > 4096:  # rules reloaded many times (tests): start over
         _PLANS.clear()
@@ -80,16 +85,29 @@ def _plan(group: tuple[Pattern, ...]) -> _Plan:
     return plan
 
 
-def _candidates(group: tuple[Pattern, ...], text: str) -> list[Pattern]:
-    """The patterns of `group` whose first word occurs in `text`, in their own order."""
+#: A candidate pattern and the places where its first word starts (None: try it everywhere).
+_Candidate = tuple[Pattern, Sequence[int] | None]
+
+
+def _candidates(group: tuple[Pattern, ...], text: str) -> list[_Candidate]:
+    """The patterns of `group` whose words occur in `text`, in their own order, each with the
+    places where its first word starts."""
     exact, prefixed, other = _plan(group)
-    words, _starts = _index(text)
-    chosen = [i for w in words for i in exact.get(w, ())] + other
-    for core, i in prefixed:
-        k = bisect_left(words, core)
-        if k < len(words) and words[k].startswith(core):
-            chosen.append(i)
-    return [group[i] for i in sorted(chosen)]
+    words, starts = _index(text)
+    present = starts.keys()
+    # The first words both sides know (a set operation over the smaller side), then only
+    # the patterns whose other plain words are words of the text too.
+    chosen: list[tuple[int, Sequence[int] | None]] = [
+        (i, starts[w]) for w in exact.keys() & present for i, later in exact[w] if present >= later
+    ]
+    for core, (i, later) in prefixed:
+        if present >= later:
+            places = _prefix_places(words, starts, core)
+            if places:
+                chosen.append((i, places))
+    chosen.extend((i, None) for i in other)
+    chosen.sort(key=itemgetter(0))
+    return [(group[i], places) for i, places in chosen]
 
 
 # A phrase can only match where its first word starts a word of the text. Trying the regex
@@ -99,12 +117,28 @@ _WORD = re.compile(r"\w+")
 
 
 @lru_cache(maxsize=256)
-def _index(text: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
+def _index(text: str) -> tuple[tuple[str, ...], dict[str, list[int]]]:
     """The text's case-folded words, sorted, and where each word starts."""
     starts: dict[str, list[int]] = {}
-    for m in _WORD.finditer(text):
-        starts.setdefault(m.group().casefold(), []).append(m.start())
-    return tuple(sorted(starts)), {w: tuple(p) for w, p in starts.items()}
+    if text.isascii():
+        # ASCII folds character by character: the words of the folded text are the folded
+        # words of the text, at the same places (one fold instead of one per word).
+        for m in _WORD.finditer(text.lower()):
+            starts.setdefault(m.group(), []).append(m.start())
+    else:
+        for m in _WORD.finditer(text):
+            starts.setdefault(m.group().casefold(), []).append(m.start())
+    return tuple(sorted(starts)), starts
+
+
+def _prefix_places(words: tuple[str, ...], starts: dict[str, list[int]], core: str) -> list[int]:
+    """Where the words beginning with `core` start, in text order."""
+    i = bisect_left(words, core)
+    chosen: list[int] = []
+    while i < len(words) and words[i].startswith(core):
+        chosen.extend(starts[words[i]])
+        i += 1
+    return sorted(chosen)
 
 
 @lru_cache(maxsize=4096)
@@ -117,6 +151,15 @@ def _first_word(phrase: str) -> tuple[str, bool] | None:
     return core.casefold(), first.endswith("*")
 
 
+@lru_cache(maxsize=4096)
+def _later_words(phrase: str) -> frozenset[str]:
+    """The case-folded words after the first that must each be a whole word of a text the
+    phrase matches: plain word characters without `*` (a middle or last word of the phrase
+    is bounded by separators or the phrase's end, which are not word characters)."""
+    later = [w for w in re.split(r"[\s\-]+", phrase.strip()) if w][1:]
+    return frozenset(w.casefold() for w in later if _WORD.fullmatch(w))
+
+
 def spans(pattern: Pattern, text: str) -> list[tuple[int, int]]:
     """What `pattern.finditer(text)` gives, trying the regex only where the phrase may start."""
     first = _first_word(pattern.source)
@@ -124,21 +167,19 @@ def spans(pattern: Pattern, text: str) -> list[tuple[int, int]]:
         return pattern.finditer(text)
     core, prefix = first
     words, starts = _index(text)
-    if prefix:
-        i = bisect_left(words, core)
-        chosen: list[int] = []
-        while i < len(words) and words[i].startswith(core):
-            chosen.extend(starts[words[i]])
-            i += 1
-        places: Iterable[int] = sorted(chosen)
-    else:
-        places = starts.get(core, ())
+    places = _prefix_places(words, starts, core) if prefix else starts.get(core, ())
+    return _at(pattern, text, places)
+
+
+def _at(pattern: Pattern, text: str, places: Iterable[int]) -> list[tuple[int, int]]:
+    """Matches of the pattern starting at `places` (ascending), none overlapping the last."""
     out: list[tuple[int, int]] = []
     end = -1
+    match = pattern.regex.match
     for pos in places:
         if pos < end:
             continue
-        m = pattern.regex.match(text, pos)
+        m = match(text, pos)
         if m:
             out.append(m.span())
             end = m.end()

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,10 +48,19 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True)
 class Pattern:
-    """One whole-word phrase, compiled; `source` is the phrase as the maintainer wrote it."""
+    """One whole-word phrase; `source` is the phrase as the maintainer wrote it.
+
+    The phrase is checked when the rules are read; its regex is compiled on first use, since
+    most of a policy's hundreds of phrases are never tried (scope/matching.py tries a phrase
+    only where its first word occurs).
+    """
 
     source: str
-    regex: re.Pattern[str]
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled phrase (compile_phrase)."""
+        return compile_phrase(self.source)
 
     def finditer(self, text: str) -> list[tuple[int, int]]:
         """Spans of every match in `text`."""
@@ -113,6 +123,12 @@ class ScopeRules:
 
 def compile_phrase(phrase: str) -> re.Pattern[str]:
     """The regex for one whole-word, case-insensitive phrase (see the module docstring)."""
+    return re.compile(phrase_regex(phrase), re.IGNORECASE)
+
+
+def phrase_regex(phrase: str) -> str:
+    """The regex text of a phrase, matched case-insensitively; ValueError when it has no
+    word to match."""
     words = [w for w in re.split(r"[\s\-]+", phrase.strip()) if w]
     if not words:
         raise ValueError("empty pattern")
@@ -124,7 +140,7 @@ def compile_phrase(phrase: str) -> re.Pattern[str]:
             raise ValueError(f"pattern word {word!r} has no letters")
         parts.append(re.escape(core) + (r"\w*" if star else ""))
     body = r"(?:\s*[-\u2010\u2011]\s*|\s+)".join(parts)
-    return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
+    return rf"(?<!\w){body}(?!\w)"
 
 
 def load_rules(path: Path) -> ScopeRules:
@@ -339,7 +355,8 @@ def _patterns(
                 where + f"`{key}` entries must be text, got {phrase!r}", name, item.line_of(key)
             )
         try:
-            out.append(Pattern(phrase, compile_phrase(phrase)))
+            phrase_regex(phrase)  # refuse a phrase with no word now, compile it when used
+            out.append(Pattern(phrase))
         except ValueError as exc:
             raise InputError(
                 where + f"bad phrase {phrase!r}: {exc}", name, item.line_of(key)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, repeat
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,7 @@ def _stem(word: str) -> str:
 def terms(text: str) -> set[str]:
     """The features of one text: content words and bigrams of adjacent content words."""
     kept = [_stem(w) for w in _WORD.findall(text.casefold()) if len(w) > 1 and w not in _STOP]
-    return set(kept) | {f"{a} {b}" for a, b in pairwise(kept)}
+    return set(kept) | set(map(" ".join, pairwise(kept)))
 
 
 def _sentence_terms(abstract: str) -> list[tuple[int, int, set[str]]]:
@@ -79,7 +79,8 @@ class Scorer:
 
     def probability(self, found: Iterable[str]) -> float:
         """P(maintainers exclude) for a paper with these terms."""
-        known = [self.weights[t] for t in found if t in self.weights]
+        # In the order of `found`: the same sum, to the last bit, however it is computed.
+        known = [w for w in map(self.weights.get, found) if w is not None]
         norm = 1 / math.sqrt(len(known)) if known else 0.0
         z = self.bias + norm * sum(known)
         return 1 / (1 + math.exp(-z)) if z > -500 else 0.0
@@ -91,8 +92,9 @@ class Scorer:
             return None
         parts = _sentence_terms(abstract)
         found = terms(title).union(*(t for _, _, t in parts))
+        weights = self.weights
         top = sorted(
-            ((t, self.weights[t]) for t in found if self.weights.get(t, 0.0) > 0),
+            ((t, weights[t]) for t in weights.keys() & found if weights[t] > 0),
             key=lambda tw: (-tw[1], tw[0]),
         )[:5]
         return Contribution(
@@ -126,7 +128,7 @@ class Scorer:
     def _quotes(self, abstract: str, parts: list[tuple[int, int, set[str]]]) -> tuple[Quote, ...]:
         """The abstract sentence that weighs most towards exclusion, and a close second."""
         ranked = sorted(
-            ((sum(self.weights.get(t, 0.0) for t in found), a, b) for a, b, found in parts),
+            ((sum(map(self.weights.get, found, repeat(0.0))), a, b) for a, b, found in parts),
             key=lambda s: (-s[0], s[1]),
         )
         if not ranked:

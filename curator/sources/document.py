@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from curator.context import CheckContext
+from curator.heap import bulk_build
 from curator.model import Entry, Finding, Kind, Link, Source
 from curator.normalize import (
     arxiv_id_in_url,
@@ -97,6 +98,10 @@ class DocumentSource:
 
     def load(self, path: Path) -> Loaded:
         """Every entry and link of the document, with offline findings and reading notes."""
+        with bulk_build():
+            return self._read(path)
+
+    def _read(self, path: Path) -> Loaded:
         display = display_path(path)
         text = read_text(path, display)
         scan = scan_markdown(text)

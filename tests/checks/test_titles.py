@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curator.checks.titles import normalise_title, titles_match
+from curator.checks.titles import _fold, _fold_unicode, normalise_title, titles_match
 
 LOOKALIKES = [
     ("MemGPT: Towards LLMs as Operating Systems", "memgpt: towards llms as operating systems"),
@@ -105,3 +105,9 @@ def test_case_spacing_punctuation_and_tex_variants_match(
 def test_an_extra_word_is_a_mismatch(words: list[str], extra: str) -> None:
     title = " ".join(words)
     assert not titles_match(title, f"{title} {extra}")
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_titles_fold_as_any_text_does(text: str) -> None:
+    """The ASCII shortcut gives what the general folding gives."""
+    assert _fold(text) == _fold_unicode(text)

@@ -8,12 +8,20 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curator.scope.decision import PaperText
+from curator.scope.matching import Hit, find_hits
 from curator.scope.matching import spans as _spans
-from curator.scope.rules import load_rules
+from curator.scope.rules import Pattern, load_rules
 from tests.conftest import SCOPE
 
 RULES = load_rules(Path(__file__).resolve().parents[2] / "rules" / "scope.yaml")
 PATTERNS = [p for r in (RULES.gate, *RULES.rules) for p in (*r.patterns, *r.exceptions, *r.unless)]
+GROUPS = [
+    group
+    for r in (RULES.gate, *RULES.rules)
+    for group in (r.patterns, r.exceptions, r.unless, *r.aspects.values())
+    if group
+]
 WORDS = sorted({w for p in PATTERNS for w in p.source.replace("*", "").replace("-", " ").split()})
 
 
@@ -36,3 +44,36 @@ def test_same_spans_on_every_labelled_abstract() -> None:
 def test_same_spans_on_generated_text(parts: list[str], pattern: object) -> None:
     text = " ".join(parts).upper() if len(parts) % 3 == 0 else "".join(parts)
     assert _spans(pattern, text) == pattern.finditer(text)  # type: ignore[attr-defined]
+
+
+def _every_pattern_everywhere(group: tuple[Pattern, ...], paper: PaperText) -> list[Hit]:
+    found = [
+        Hit(name, a, b, p.source)
+        for name in ("title", "abstract")
+        for p in group
+        for a, b in p.finditer(paper.field(name))
+    ]
+    return sorted(found, key=lambda h: (h.field != "title", h.start))
+
+
+def test_rule_hits_are_every_pattern_searched_everywhere() -> None:
+    """Skipping a phrase whose words are not all in the text never drops a match."""
+    records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))
+    for r in records[:120]:
+        paper = PaperText(r.get("title") or "", r.get("source_abstract") or "")
+        for group in GROUPS:
+            expected = _every_pattern_everywhere(group, paper)
+            assert find_hits(group, paper, ("title", "abstract")) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(WORDS), st.sampled_from([" ", "-", "\u2010", ". "])), max_size=40
+    ),
+    st.sampled_from(GROUPS),
+)
+def test_rule_hits_on_generated_text(parts: list[str], group: tuple[Pattern, ...]) -> None:
+    text = " ".join(parts).title() if len(parts) % 2 else "".join(parts)
+    paper = PaperText(text[:30], text)
+    assert find_hits(group, paper, ("title", "abstract")) == _every_pattern_everywhere(group, paper)

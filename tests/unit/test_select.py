@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
+from curator.context import CheckContext
+from curator.options import Options
+from curator.sources.yaml_catalog import CatalogSource
 
 BASE = """section: A
 papers:
@@ -101,3 +104,38 @@ def test_added_entry_without_identity_is_still_reported(
     # The new item has no identity, so it is no entry; its lines extend the entry before it.
     assert [e["subject"] for e in report["entries"]] == ["arxiv:2305.10250"]
     assert [(f["code"], f["source"]["line"]) for f in report["findings"]] == [("entry-invalid", 12)]
+
+
+def _commit_second_file(repo: Path, text: str) -> None:
+    (repo / "data" / "b.yaml").write_text(text)
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "b")
+
+
+BAD_ITEM = 'section: B\npapers:\n  - title: Old\n    arxiv: "2401.00001"\n    date: "2024-13-01"\n'
+
+
+def test_items_of_an_unchanged_file_are_not_validated(repo: Path) -> None:
+    """Pull-request mode reports nothing of an unchanged file: its items are not checked."""
+    _commit_second_file(repo, BAD_ITEM)
+    (repo / "data" / "a.yaml").write_text(BASE.replace('"2023-06-12"', '"2023-06-32"'))
+    pr = CatalogSource(CheckContext(Options(changed_since="HEAD"))).load(Path("data"))
+    full = CatalogSource(CheckContext(Options())).load(Path("data"))
+    invalid = [(f.source.file, f.source.line) for f in pr.findings if f.code == "entry-invalid"]
+    assert invalid == [("data/a.yaml", 6)]
+    assert {(f.source.file, f.source.line) for f in full.findings} == {
+        ("data/a.yaml", 6),
+        ("data/b.yaml", 3),
+    }
+    assert pr.entries == full.entries
+
+
+def test_an_unchanged_file_that_is_no_catalogue_still_stops_the_run(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _commit_second_file(repo, BAD_ITEM + "colour: blue\n")
+    (repo / "data" / "a.yaml").write_text(BASE.replace("title: Two", "title: Two (renamed)"))
+    status = main(["check", "data", "--skip", "arxiv,github,web,scope",
+                   "--changed-since", "HEAD"])  # fmt: skip
+    assert status == 2
+    assert "data/b.yaml:6: unknown key 'colour'" in capsys.readouterr().err

@@ -1,0 +1,80 @@
+"""Registry entries imported on first use: a service's resolver or check, named by module.
+
+A run asks only some services (a pull request that adds one paper asks arXiv alone), and
+`curator --version` or a run that fails on its input asks none: importing every resolver
+with its HTTP stack up front cost about half of the pipeline's import time. Each entry is
+still checked against its type when it is first used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol
+
+from curator.checks.interface import Check, CheckContext
+from curator.model import Entry, Finding
+from curator.options import Options
+from curator.resolvers.interface import Counter, Outcome
+
+if TYPE_CHECKING:
+    from curator.resolvers.base import CachedResolver
+    from curator.resolvers.cache import Cache
+
+
+class ResolverClass(Protocol):
+    """What a resolver registry holds: a CachedResolver class, or a stand-in for one."""
+
+    def build(
+        self, options: Options, cache: Cache, counter: Counter, rules: Mapping[str, Any]
+    ) -> CachedResolver:
+        """The resolver of one run (CachedResolver.build)."""
+        ...
+
+
+@dataclass(frozen=True)
+class DeferredResolver:
+    """The CachedResolver class `name` of `module`, imported when a run first builds it."""
+
+    module: str
+    name: str
+
+    def load(self) -> type[CachedResolver]:
+        """The class itself."""
+        from curator.resolvers.base import CachedResolver
+
+        found = getattr(import_module(self.module), self.name)
+        if not (isinstance(found, type) and issubclass(found, CachedResolver)):
+            raise TypeError(f"{self.module}.{self.name} is not a CachedResolver")
+        return found
+
+    def build(
+        self, options: Options, cache: Cache, counter: Counter, rules: Mapping[str, Any]
+    ) -> CachedResolver:
+        """The resolver of one run, built by the class as it would be without deferral."""
+        return self.load().build(options, cache, counter, rules)
+
+
+@dataclass(frozen=True)
+class DeferredCheck:
+    """The check function `name` of `module`, imported when it is first called."""
+
+    module: str
+    name: str
+    _loaded: list[Check] = field(default_factory=list, compare=False, repr=False)
+
+    def load(self) -> Check:
+        """The function itself."""
+        if not self._loaded:
+            found = getattr(import_module(self.module), self.name)
+            if not callable(found):
+                raise TypeError(f"{self.module}.{self.name} is not a check")
+            self._loaded.append(found)
+        return self._loaded[0]
+
+    def __call__(
+        self, entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext
+    ) -> list[Finding]:
+        """The check's findings for one entry."""
+        return self.load()(entry, outcomes, ctx)

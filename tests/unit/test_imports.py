@@ -1,0 +1,43 @@
+"""A run imports what it uses: the pipeline alone pulls in no HTTP client, renderer or reader,
+and a run that asks one service imports that service's resolver only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HEAVY = ("httpx", "asyncio", "tenacity", "github", "arxiv", "rich", "markdown_it", "jsonschema")
+RESOLVERS = ("curator.resolvers.arxiv", "curator.resolvers.github", "curator.resolvers.web")
+LIST = 'section: A\nlinks:\n  - {url: "https://example.org/a"}\n'
+
+
+def _modules(code: str, cwd: Path) -> set[str]:
+    """The modules a fresh interpreter holds after running `code`."""
+    script = f"import sys\n{code}\nprint(' '.join(sys.modules))"
+    env = {**os.environ, "CURATOR_CACHE": str(cwd / "cache.sqlite")}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def test_importing_the_pipeline_imports_no_client_or_renderer(tmp_path: Path) -> None:
+    loaded = _modules("import curator.pipeline", tmp_path)
+    assert [m for m in (*HEAVY, *RESOLVERS) if m in loaded] == []
+
+
+def test_a_run_imports_the_resolver_of_the_service_it_asks_only(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "links.yaml").write_text(LIST, encoding="utf-8")
+    run = (
+        "from curator.cli import main\n"
+        "main(['check', 'data', '--offline', '--skip', 'scope', '--format', 'json',"
+        f" '--output', {str(tmp_path / 'r.json')!r}, '--fail-on', 'never'])"
+    )
+    loaded = _modules(run, tmp_path)
+    assert "curator.resolvers.web" in loaded
+    assert [m for m in RESOLVERS if m in loaded] == ["curator.resolvers.web"]
+    assert "rich" not in loaded and "markdown_it" not in loaded
