@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from tests.benchmarks.layouts import TARGET_SECONDS
 from tests.benchmarks.measure import Run
 
 SERVICES = ("arxiv", "github_graphql", "github_rest", "web")
@@ -76,6 +77,15 @@ def targets(runs: list[Run], version_s: float, spacing: float) -> list[Verdict]:
     out.append(Verdict("no arXiv spacing or GitHub limit violation", "; ".join(hits) or "none",
                        not hits))  # fmt: skip
     return out
+
+
+def layout_targets(parse: dict[str, float]) -> list[Verdict]:
+    """A 5,000-entry list in each layout read within the target (CPU s, best of three)."""
+    return [
+        Verdict(f"5,000 entries, {kind} layout: read ≤ {TARGET_SECONDS:g} s (CPU, best of 3)",
+                f"{seconds:.2f} s", seconds <= TARGET_SECONDS)
+        for kind, seconds in parse.items()
+    ]  # fmt: skip
 
 
 def _per_size(runs: list[Run], n: int) -> list[Verdict]:

@@ -6,8 +6,9 @@
 For each N it generates the list (YAML catalogue and README), starts the doubles, and runs
 curator as a subprocess: cold, warm (within the TTLs), after the TTLs (cache aged 31 days),
 pull-request mode with one added paper (`--changed-since HEAD` in a temporary git repo),
-cold on the README, and lychee on the same README. It prints PASS/FAIL for every target
-and writes docs/performance.md. Every request goes to 127.0.0.0/8 only.
+cold on the README, and lychee on the same README; then the document reader alone on a
+5,000-entry list in each common layout (tests/benchmarks/layouts.py). It prints PASS/FAIL
+for every target and writes docs/performance.md. Every request goes to 127.0.0.0/8 only.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 from tests.benchmarks import report
 from tests.benchmarks.generate import Catalogue, generate, paper_yaml, render_readme, write_yaml
+from tests.benchmarks.layouts import LAYOUTS, parse_seconds
 from tests.benchmarks.measure import (
     Run,
     age_cache,
@@ -59,9 +61,10 @@ def main(argv: list[str] | None = None) -> int:
             runs += bench_size(n, args, Path(tmp) / f"n{n}")
             print(f"-- N={n} done at {time.monotonic() - started:.0f} s", flush=True)
         version = version_time()
+        reads = {kind: parse_seconds(kind) for kind in LAYOUTS}
         if args.profile:
             profile(args, Path(tmp) / "profile")
-    verdicts = report.targets(runs, version, args.spacing)
+    verdicts = report.targets(runs, version, args.spacing) + report.layout_targets(reads)
     text = report.markdown(runs, verdicts, machine(), settings, version)
     for line in report.verdict_lines(verdicts):
         print(line)

@@ -20,6 +20,7 @@ from curator.options import Options
 from curator.report import markdown
 from curator.report.context import RenderContext
 from curator.sources.document import DocumentSource
+from tests.benchmarks.layouts import LAYOUTS, layout_document
 from tests.conftest import SAMPLES
 
 OFFLINE = ["--skip", "arxiv,github,web,scope", "--format", "json"]
@@ -116,39 +117,10 @@ def test_import_keeps_what_each_layout_gives(tmp_path: Path) -> None:
 PARSE_LIMIT = 4.0
 
 
-def _list(kind: str, n: int) -> str:
-    """A generated list of `n` papers with code links in one layout."""
-    rows = ["# A generated list", ""]
-    if kind == "table":
-        rows += ["| Date | Title | Links |", "| --- | --- | --- |"]
-    for i in range(n):
-        aid, repo = f"{23 + i % 3}{1 + i % 12:02d}.{10000 + i:05d}", f"https://github.com/o{i}/r{i}"
-        title = f"A Paper Title Number {i} About Memory"
-        rows.append(
-            {
-                "bullets": f"- [2023/{1 + i % 12:02d}] **{title}** *A. Author et al. ACL.* "
-                f"[[paper](https://arxiv.org/abs/{aid})] [[code]({repo})]",
-                "table": f"| 2023-{1 + i % 12:02d} | {title} | [arXiv](https://arxiv.org/abs/{aid})"
-                f" · [Code]({repo}) |",
-                "badges": f"  - Paper: [{title}](https://arxiv.org/abs/{aid}) "
-                f"[![stars](https://img.shields.io/github/stars/o{i}/r{i})]({repo}) (ICML 2024)",
-                "html": f'<tr><td rowspan="2">2023-{1 + i % 12:02d}-01</td><td><strong>{title}'
-                '</strong></td><td><img src="https://img.shields.io/badge/Memory-blue" '
-                'alt="Memory"></td><td>'
-                f'<a href="https://arxiv.org/abs/{aid}"><img alt="Paper"></a> '
-                f'<a href="{repo}"><img alt="Code"></a></td></tr>\n'
-                f'<tr><td colspan="3">• A summary of paper {i}.</td></tr>',
-            }[kind]
-        )
-    if kind == "html":
-        rows[2:] = ["<table>", *rows[2:], "</table>"]
-    return "\n".join(rows) + "\n"
-
-
-@pytest.mark.parametrize("kind", ["bullets", "table", "badges", "html"])
+@pytest.mark.parametrize("kind", LAYOUTS)
 def test_five_thousand_entries_in_each_layout_parse_quickly(kind: str, tmp_path: Path) -> None:
     doc = tmp_path / "README.md"
-    doc.write_text(_list(kind, 5000), encoding="utf-8")
+    doc.write_text(layout_document(kind, 5000), encoding="utf-8")
     # The issue's target is 2 s on a quiet machine (the benchmark measures it); here CPU time,
     # with room for a loaded one. A shared machine can slow one run by half again, so a slow
     # run is measured again: the best of three is the code's time, a regression fails all.
