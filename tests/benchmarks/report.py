@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from tests.benchmarks.baseline import Pair
 from tests.benchmarks.layouts import TARGET_SECONDS
 from tests.benchmarks.measure import Run
 
@@ -85,6 +86,15 @@ def layout_targets(parse: dict[str, float]) -> list[Verdict]:
         Verdict(f"5,000 entries, {kind} layout: read ≤ {TARGET_SECONDS:g} s (CPU, best of 3)",
                 f"{seconds:.2f} s", seconds <= TARGET_SECONDS)
         for kind, seconds in parse.items()
+    ]  # fmt: skip
+
+
+def pair_targets(pairs: list[Pair], base: str) -> list[Verdict]:
+    """No slower than the baseline commit, run alternately on this machine (median of 3)."""
+    return [
+        Verdict(f"N={p.n} {p.scenario}: no slower than {base} side by side (median of 3)",
+                f"{p.current:.2f} s vs {p.baseline:.2f} s", p.ok)
+        for p in pairs
     ]  # fmt: skip
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.benchmarks import report
+from tests.benchmarks.baseline import compare, revision
 from tests.benchmarks.generate import Catalogue, generate, paper_yaml, render_readme, write_yaml
 from tests.benchmarks.layouts import LAYOUTS, parse_seconds
 from tests.benchmarks.measure import (
@@ -65,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.profile:
             profile(args, Path(tmp) / "profile")
     verdicts = report.targets(runs, version, args.spacing) + report.layout_targets(reads)
+    base = revision(args.baseline) if args.baseline is not None else ""
+    verdicts += report.pair_targets(args.pairs, base)
     text = report.markdown(runs, verdicts, machine(), settings, version)
     for line in report.verdict_lines(verdicts):
         print(line)
@@ -90,7 +93,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-write", dest="write", action="store_false", help="write no table")
     p.add_argument("--no-lychee", dest="lychee", action="store_false")
     p.add_argument("--profile", action="store_true", help="cProfile cold and warm at N=1000")
-    return p.parse_args(argv)
+    p.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="an earlier checkout with its own DIR/.venv: warm (N=1000) and PR "
+        "(largest N) run side by side with it (tests/benchmarks/baseline.py)",
+    )
+    args = p.parse_args(argv)
+    args.pairs = []
+    return args
 
 
 def machine() -> dict[str, str]:
@@ -144,6 +157,10 @@ def bench_size(n: int, args: argparse.Namespace, work: Path) -> list[Run]:
         services.serve(cat, GITHUB_LIMIT)
         make_repo(cat, work)
         runs = curator_scenarios(cat, services, work, args)
+        side = [s for s, at in (("warm", 1000), ("PR", max(args.sizes))) if n == at]
+        if args.baseline is not None and side:
+            env = curator_env(endpoints(services, args.spacing, TOKEN), work / "cache.sqlite")
+            args.pairs += compare(cat, work, env, args.baseline, side)
         if args.lychee and lychee_exe() is not None:
             runs.append(run_lychee(cat, services, work))
         if n == min(args.sizes):
