@@ -28,7 +28,7 @@ from curator.options import Options
 from curator.resolvers.base import CachedResolver
 from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.guard import address_reason, check_url, parse_host_address
-from curator.resolvers.http import Budget
+from curator.resolvers.http import Budget, parse_retry_after
 from curator.resolvers.interface import (
     Blocked,
     Counter,
@@ -360,7 +360,7 @@ class _Run:
         return Answer(
             response.status_code,
             response.headers.get("location", ""),
-            response.headers.get("retry-after", ""),
+            parse_retry_after(response.headers.get("retry-after")),
         )
 
     @contextlib.asynccontextmanager

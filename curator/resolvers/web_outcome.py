@@ -32,7 +32,7 @@ class Answer:
 
     status: int
     location: str = ""
-    retry_after: str = ""
+    retry_after: float | None = None  # seconds, read by the one HTTP policy's parser
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def hop_meta(chain: Sequence[Hop], final_url: str) -> dict[str, Any]:
 
 
 def final_outcome(
-    subject: str, chain: Sequence[Hop], rules: LinkRules, retry_after: str = ""
+    subject: str, chain: Sequence[Hop], rules: LinkRules, retry_after: float | None = None
 ) -> Outcome:
     """The outcome of a subject whose last response (not a redirect) ends `chain`."""
     status, url = chain[-1].status, chain[-1].url
@@ -79,7 +79,7 @@ def final_outcome(
     if walled:
         return Unverified(subject, f"HTTP {status} behind the bot wall of {walled}")
     if status == 429:
-        wait = f", Retry-After: {retry_after}" if retry_after else ""
+        wait = f", Retry-After: {retry_after:.0f}" if retry_after is not None else ""
         return Unverified(subject, f"rate limited (HTTP 429{wait})")
     if status >= 500 or status in RETRY_STATUSES or status < 200:
         return Unverified(subject, f"HTTP {status}")
