@@ -9,9 +9,10 @@ still checked against its type when it is first used.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from curator.checks.interface import Check, CheckContext
 from curator.model import Entry, Finding
@@ -62,19 +63,17 @@ class DeferredCheck:
 
     module: str
     name: str
-    _loaded: list[Check] = field(default_factory=list, compare=False, repr=False)
 
-    def load(self) -> Check:
-        """The function itself."""
-        if not self._loaded:
-            found = getattr(import_module(self.module), self.name)
-            if not callable(found):
-                raise TypeError(f"{self.module}.{self.name} is not a check")
-            self._loaded.append(found)
-        return self._loaded[0]
+    @cached_property
+    def function(self) -> Check:
+        """The function itself, imported on first use."""
+        found = getattr(import_module(self.module), self.name)
+        if not callable(found):
+            raise TypeError(f"{self.module}.{self.name} is not a check")
+        return cast(Check, found)
 
     def __call__(
         self, entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext
     ) -> list[Finding]:
         """The check's findings for one entry."""
-        return self.load()(entry, outcomes, ctx)
+        return self.function(entry, outcomes, ctx)

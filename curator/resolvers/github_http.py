@@ -114,9 +114,11 @@ class GithubHttp:
         except GiveUp as exc:
             return self._give_up(exc.reason)
         except RetryableError as exc:
-            refusal = self.policy.refusal(exc.retry_after or 0.0, self.budget)
-            if exc.retry_after is not None and refusal:
-                return self._give_up(f"{exc.reason}; {refusal}")
+            # A limit the policy would not wait out gives GitHub up for the whole run.
+            if exc.retry_after is not None:
+                refusal = self.policy.refusal(exc.retry_after, self.budget)
+                if refusal:
+                    return self._give_up(f"{exc.reason}; {refusal}")
             result = Failure(exc.reason)
         if isinstance(result, Answer):
             self._failures = 0
