@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_random
+
 from curator.errors import UsageError
 from curator.resolvers.interface import Counter, NotFound, Outcome, Unverified
 
@@ -40,6 +42,14 @@ _VERSION = 1
 BUSY_TIMEOUT = 30.0
 #: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
 _DAMAGED = frozenset({11, 26})
+#: SQLite's primary result codes for a file another connection holds: SQLITE_BUSY, SQLITE_LOCKED.
+_HELD = frozenset({5, 6})
+
+
+def _held(exc: BaseException) -> bool:
+    """True when SQLite refused because another connection holds the file."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _HELD
 
 
 def _corrupt(exc: sqlite3.DatabaseError) -> bool:
@@ -144,6 +154,21 @@ class Cache:
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
+        """Open the file, waiting up to BUSY_TIMEOUT for another run that holds it.
+
+        SQLite does not consult its busy timeout while a new file is switched to WAL, so two
+        runs starting at once on a new cache would see "database is locked" at once; the open
+        is tried again until the other run is through."""
+        retrying = Retrying(
+            retry=retry_if_exception(_held),
+            stop=stop_after_delay(BUSY_TIMEOUT),
+            wait=wait_random(0.01, 0.1),
+            reraise=True,
+        )
+        return retrying(Cache._connect_once, path)
+
+    @staticmethod
+    def _connect_once(path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")

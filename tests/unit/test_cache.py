@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from curator.resolvers.cache import Cache
 
@@ -85,6 +86,31 @@ def test_two_processes_share_one_cache(tmp_path: Path) -> None:
         assert p.exitcode == 0
     keys = [f"arxiv:{i}" for i in range(200)] + [f"arxiv:{1000 + i}" for i in range(200)]
     assert len(Cache(Path(path)).get_many("arxiv", keys)) == 400
+
+
+def _opener(folder: str, rounds: int, barrier: Any, warnings: Any) -> None:
+    for n in range(rounds):
+        barrier.wait(30)
+        cache = Cache(Path(folder) / f"{n}.sqlite")
+        warnings.put((n, cache.enabled, cache.warnings))
+        cache.close()
+
+
+def test_two_runs_opening_a_new_cache_at_once_both_use_it(tmp_path: Path) -> None:
+    # SQLite answers "database is locked" at once, without its busy timeout, to a second
+    # connection while the first one switches a new file to WAL: the open waits instead.
+    ctx = multiprocessing.get_context("spawn")
+    barrier, warnings = ctx.Barrier(2), ctx.Queue()
+    rounds = 20
+    procs = [ctx.Process(target=_opener, args=(str(tmp_path), rounds, barrier, warnings))]
+    procs.append(ctx.Process(target=_opener, args=(str(tmp_path), rounds, barrier, warnings)))
+    for p in procs:
+        p.start()
+    seen = [warnings.get(timeout=60) for _ in range(2 * rounds)]
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    assert [(enabled, said) for _, enabled, said in seen] == [(True, [])] * (2 * rounds)
 
 
 def test_published_schema_is_the_packaged_one() -> None:
