@@ -23,17 +23,9 @@ from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
 from curator.deferred import DeferredCheck, DeferredResolver, ResolverClass
 from curator.errors import InputError
-from curator.model import Entry, EntryResult, Finding, Kind, Report, Service, Severity, Verdict
+from curator.model import Entry, EntryResult, Finding, Kind, Report, Service
 from curator.options import Options
-from curator.resolvers.interface import (
-    Blocked,
-    Counter,
-    Found,
-    Moved,
-    NotFound,
-    Outcome,
-    Unverified,
-)
+from curator.resolvers.interface import Counter, Outcome
 from curator.resolvers.reach import settle_run
 from curator.rulefiles import load_rules, scope_not_checked
 from curator.sources.interface import Loaded, Source
@@ -216,52 +208,30 @@ def run_checks(
     return findings
 
 
-def describe(outcome: Outcome) -> dict[str, Any]:
-    """An outcome as report metadata: status plus what the service said."""
-    if isinstance(outcome, Found):
-        return {"status": "found", **outcome.meta}
-    if isinstance(outcome, Moved):
-        return {"status": "moved", "new_url": outcome.new_url, **outcome.meta}
-    if isinstance(outcome, NotFound):
-        return {"status": "not_found", "reason": outcome.reason}
-    if isinstance(outcome, Unverified):
-        return {"status": "unverified", "reason": outcome.reason}
-    assert isinstance(outcome, Blocked)
-    return {"status": "blocked", "reason": outcome.reason}
-
-
 # -- scope --------------------------------------------------------------------------------
-def apply_scope(
+def scope(
     entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
-) -> tuple[list[EntryResult], list[Finding]]:
-    """Entry results with metadata and, for papers, the scope verdict and its finding."""
-    scope_rules = ctx.rules.get("scope")
-    use_scope = scope_rules is not None and not ctx.options.skips(Service.SCOPE)
-    results: list[EntryResult] = []
-    findings: list[Finding] = []
-    for entry in entries:
-        meta = {s: describe(outcomes[s]) for s in entry.subjects() if s in outcomes}
-        result = EntryResult(entry, meta)
-        if use_scope and entry.kind is Kind.PAPER:
-            result, finding = _scope_one(result, outcomes.get(entry.subject), scope_rules, ctx)
-            if finding is not None:
-                findings.append(finding)
-        results.append(result)
-    return results, findings
+) -> tuple[list[EntryResult], list[Finding], list[str]]:
+    """Entry results and scope findings; decisions already made under the same rules and
+    engine are read from the cache (the stage's edge), the rest are made and kept there."""
+    from curator.scope.stage import apply_scope, papers_to_decide, scope_rules
 
+    rules = scope_rules(ctx)
+    papers = papers_to_decide(entries, outcomes, ctx)
+    if rules is None or not papers:
+        return (*apply_scope(entries, outcomes, ctx), [])
+    from curator.resolvers.cache import Cache
+    from curator.scope.memo import DecisionMemo, decide_all, engine_digest
 
-def paper_text(entry: Entry, outcome: Outcome | None) -> Any:
-    """What the scope engine reads: the official title and abstract (None when unknown)."""
-    from curator.scope.engine import PaperText
-
-    meta = outcome.meta if isinstance(outcome, Found | Moved) else {}
-    return PaperText(
-        title=meta.get("title") if meta else None,
-        abstract=meta.get("abstract") if meta else None,
-        primary_category=str(meta.get("primary_category", "")) if meta else "",
-        tags=entry.tags,
-        summary=entry.summary,
-    )
+    engine = engine_digest()
+    options = ctx.options
+    cache = Cache(None if options.no_cache or engine is None else options.resolved_cache_path())
+    try:
+        memo = DecisionMemo(cache, rules, engine) if cache.enabled and engine else None
+        decided = decide_all(papers, rules, memo)
+    finally:
+        cache.close()
+    return (*apply_scope(entries, outcomes, ctx, decided), cache.warnings)
 
 
 def screening_records(options: Options) -> list[Record] | None:
@@ -285,6 +255,7 @@ def check_screening_records(
     if records is None:
         return []
     from curator.scope.records import check_records
+    from curator.scope.stage import paper_text
 
     papers = [e for e in entries if e.kind is Kind.PAPER and e.subject.startswith("arxiv:")]
     findings = check_records(
@@ -298,33 +269,6 @@ def check_screening_records(
         chosen = {e.subject for e in entries}
         findings = [f for f in findings if f.subject in chosen]
     return findings
-
-
-def _scope_one(
-    result: EntryResult, outcome: Outcome | None, rules: Any, ctx: CheckContext
-) -> tuple[EntryResult, Finding | None]:
-    """Decide one paper's scope from the official title and abstract (never the summary)."""
-    from curator.scope.engine import decide
-
-    entry = result.entry
-    paper = paper_text(entry, outcome)
-    decision = decide(paper, rules)
-    result = replace(result, verdict=Verdict(decision.verdict), scope=decision)
-    if not decision.code:
-        return result, None
-    quote = "; ".join(f'{q.field}: "{q.text}"' for q in decision.quotes[:3])
-    finding = ctx.finding(
-        decision.code,
-        entry.subject,
-        entry.source,
-        decision.reason,
-        evidence=quote or decision.reason,
-        suggestion="rules: " + ", ".join(decision.rules),
-    )
-    # The rule's own severity (rules/scope.yaml) applies unless configuration overrides the code.
-    if decision.severity and decision.code not in ctx.options.severity:
-        finding = replace(finding, severity=Severity(decision.severity))
-    return result, finding
 
 
 # -- the whole flow -----------------------------------------------------------------------
@@ -352,10 +296,12 @@ def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
     ]
     resolved = resolve(chosen, options, rules)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
-    results, scope_findings = apply_scope(chosen, resolved.outcomes, ctx)
+    results, scope_findings, scope_notes = scope(chosen, resolved.outcomes, ctx)
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
     findings += translations(loaded, chinese, selection, ctx)
-    notes = list(dict.fromkeys([*loaded.notes, *skipped_note(options), *resolved.notes]))
+    notes = list(
+        dict.fromkeys([*loaded.notes, *skipped_note(options), *resolved.notes, *scope_notes])
+    )
     if "scope" not in rules and not options.skips(Service.SCOPE):
         notes.append(scope_not_checked(options))
     if options.changed_since:

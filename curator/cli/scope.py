@@ -23,11 +23,12 @@ def run_explain(args: argparse.Namespace) -> int:
     from curator.cli.check import options_from
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
-    from curator.pipeline import paper_text, resolve
+    from curator.pipeline import resolve
     from curator.report.sanitize import terminal
     from curator.resolvers.interface import Unverified
     from curator.rulefiles import load_rules
     from curator.scope.explain import explain
+    from curator.scope.stage import paper_text
 
     parsed = parse_arxiv_id(args.arxiv_id)
     if parsed is None:

@@ -62,6 +62,19 @@ class Blocked:
 Outcome = Found | NotFound | Moved | Unverified | Blocked
 
 
+def describe(outcome: Outcome) -> dict[str, Any]:
+    """An outcome as report metadata: status plus what the service said."""
+    if isinstance(outcome, Found):
+        return {"status": "found", **outcome.meta}
+    if isinstance(outcome, Moved):
+        return {"status": "moved", "new_url": outcome.new_url, **outcome.meta}
+    if isinstance(outcome, NotFound):
+        return {"status": "not_found", "reason": outcome.reason}
+    if isinstance(outcome, Unverified):
+        return {"status": "unverified", "reason": outcome.reason}
+    return {"status": "blocked", "reason": outcome.reason}
+
+
 class Counter:
     """Thread-safe tally of requests really sent, per service, and cache hits; also which
     services (and web hosts) gave any HTTP answer in this run, and subjects finished."""

@@ -1,0 +1,115 @@
+"""Scope decisions remembered in the SQLite cache, so a warm run decides no paper twice.
+
+`decide` is pure: a decision follows from the paper's text, the scope rules (and scorer) and
+the engine's code. The key is a digest of all three, so a changed rule, scorer, engine or
+paper text is a new key that never meets an old decision: rows cannot go stale and need no
+TTL. A row that does not read back as a decision (another tool, a hand edit) is a miss.
+
+Only this module touches the cache; the stage itself (scope.stage) stays pure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import astuple
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from curator.resolvers.cache import Cache
+from curator.scope.decision import Decision, PaperText
+from curator.scope.engine import decide
+from curator.scope.rules import ScopeRules
+
+#: The cache's service name for decisions.
+SERVICE = "scope"
+_PACKAGE = Path(__file__).resolve().parent.parent
+#: The code a decision depends on: the scope engine and the verdicts and codes it names.
+_ENGINE = (
+    "scope/decision.py",
+    "scope/engine.py",
+    "scope/matching.py",
+    "scope/rules.py",
+    "scope/scorer.py",
+    "codes.py",
+    "model.py",
+)
+
+
+@cache
+def engine_digest() -> str | None:
+    """A digest of the engine's source; None when it cannot be read (then nothing is kept)."""
+    digest = hashlib.sha256()
+    try:
+        for name in _ENGINE:
+            digest.update(name.encode() + b"\0" + (_PACKAGE / name).read_bytes())
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def stored(decision: Decision) -> dict[str, Any]:
+    """A decision as kept: `as_dict` with the scorer's numbers unrounded, so that reading
+    it back gives the same decision (the report rounds them; `flagged` must not move)."""
+    out = decision.as_dict()
+    if decision.scorer is not None:
+        part = decision.scorer
+        out["scorer"] = {
+            **out["scorer"],
+            "score": part.score,
+            "threshold": part.threshold,
+            "terms": [{"term": t, "weight": w} for t, w in part.terms],
+        }
+    return out
+
+
+def restored(value: Mapping[str, Any]) -> Decision | None:
+    """The decision `stored` wrote, or None for a value that is not one."""
+    try:
+        return Decision.from_dict(value)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+class DecisionMemo:
+    """Remembered decisions for one rules file, read and written in batches."""
+
+    def __init__(self, cache: Cache, rules: ScopeRules, engine: str) -> None:
+        self.cache = cache
+        # The rules are frozen dataclasses all the way down (patterns, scorer weights): their
+        # repr is the whole policy, in file order.
+        self.salt = hashlib.sha256(f"{engine}\0{rules!r}".encode()).hexdigest()
+
+    def key(self, paper: PaperText) -> str:
+        """The digest of the rules, the engine and everything the engine reads of the paper."""
+        text = json.dumps(astuple(paper), ensure_ascii=False)
+        return hashlib.sha256(f"{self.salt}\0{text}".encode()).hexdigest()
+
+    def recall(self, papers: Iterable[PaperText]) -> dict[PaperText, Decision]:
+        """The decisions already kept for these papers."""
+        keys = {self.key(p): p for p in papers}
+        found: dict[PaperText, Decision] = {}
+        for key, item in self.cache.get_many(SERVICE, list(keys)).items():
+            decision = restored(item.value)
+            if decision is not None:
+                found[keys[key]] = decision
+        return found
+
+    def keep(self, decided: Mapping[PaperText, Decision]) -> None:
+        """Store new decisions in one transaction."""
+        rows = [(self.key(p), stored(d), "") for p, d in decided.items()]
+        self.cache.put_many(SERVICE, rows)
+
+
+def decide_all(
+    papers: Iterable[PaperText], rules: ScopeRules, memo: DecisionMemo | None
+) -> dict[PaperText, Decision]:
+    """Every paper's decision: remembered ones from the memo, the rest decided and kept."""
+    wanted = list(dict.fromkeys(papers))
+    known = memo.recall(wanted) if memo is not None else {}
+    new = {p: decide(p, rules) for p in wanted if p not in known}
+    if memo is not None and new:
+        memo.keep(new)
+    return {**known, **new}

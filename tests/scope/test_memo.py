@@ -1,0 +1,160 @@
+"""Scope decisions remembered in the cache: exact round trip, content-addressed keys, and a
+warm `curator check` that decides no paper again yet reports what a cold one does."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from curator.cli import main
+from curator.resolvers.cache import Cache
+from curator.scope import memo
+from curator.scope.decision import PaperText
+from curator.scope.engine import decide
+from curator.scope.rules import ScopeRules, load_rules
+from tests.conftest import ROOT, SCOPE
+from tests.doubles.arxiv import ArxivDouble, Paper
+from tests.doubles.server import LoopbackServer
+
+
+@pytest.fixture(scope="module")
+def rules() -> ScopeRules:
+    return load_rules(ROOT / "rules" / "scope.yaml")
+
+
+def _papers(limit: int = 400) -> list[PaperText]:
+    records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))
+    return [
+        PaperText(r["title"], r["source_abstract"], "cs.CL", ("Memory",), "a summary")
+        for r in [r for r in records if r.get("source_abstract")][:limit]
+    ]
+
+
+def test_a_kept_decision_reads_back_as_the_same_decision(rules: ScopeRules) -> None:
+    decisions = [decide(p, rules) for p in _papers()]
+    assert any(d.scorer is not None for d in decisions)  # the scorer's numbers are covered
+    for decision in decisions:
+        text = json.dumps(memo.stored(decision))  # as the cache writes it
+        assert memo.restored(json.loads(text)) == decision
+
+
+def test_keys_follow_the_paper_the_rules_and_the_engine(rules: ScopeRules, tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "c.sqlite")
+    paper = _papers(1)[0]
+    one = memo.DecisionMemo(cache, rules, "engine-1")
+    assert one.key(paper) == memo.DecisionMemo(cache, rules, "engine-1").key(paper)
+    others = {
+        memo.DecisionMemo(cache, rules, "engine-2").key(paper),
+        memo.DecisionMemo(cache, replace(rules, policy=rules.policy + " "), "engine-1").key(paper),
+        one.key(replace(paper, tags=("Memory", "Agents"))),
+        one.key(replace(paper, abstract=(paper.abstract or "") + " More.")),
+    }
+    assert one.key(paper) not in others and len(others) == 4
+
+
+def test_decide_all_decides_each_paper_once_across_runs(
+    rules: ScopeRules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    papers = _papers(50)
+    cache = Cache(tmp_path / "c.sqlite")
+    first = memo.decide_all(papers + papers[:5], rules, memo.DecisionMemo(cache, rules, "e"))
+    assert len(first) == 50
+
+    def refuse(paper: PaperText, rules: ScopeRules) -> None:
+        raise AssertionError("decided again")
+
+    monkeypatch.setattr(memo, "decide", refuse)
+    again = memo.decide_all(papers, rules, memo.DecisionMemo(cache, rules, "e"))
+    assert again == first
+
+
+def test_a_row_that_is_not_a_decision_is_decided_again(rules: ScopeRules, tmp_path: Path) -> None:
+    paper = _papers(1)[0]
+    path = tmp_path / "c.sqlite"
+    kept = memo.DecisionMemo(Cache(path), rules, "e")
+    kept.keep({paper: decide(paper, rules)})
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE entries SET value=? WHERE service='scope'", ('{"verdict": 7}',))
+    db.close()
+    assert kept.recall([paper]) == {}
+    assert memo.decide_all([paper], rules, kept) == {paper: decide(paper, rules)}
+
+
+# -- end to end ------------------------------------------------------------------------------
+CASES = ("2610.00238", "2609.38639")
+
+
+@pytest.fixture
+def lst(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A two-paper list whose arXiv answers are real screened records."""
+    records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))
+    chosen = [r for r in records if r["id"] in CASES]
+    double = ArxivDouble(
+        {
+            r["id"]: Paper(
+                r["id"], r["title"], abstract=r["source_abstract"], published=f"20{r['id'][:2]}-"
+                f"{r['id'][2:4]}-01T00:00:00Z"
+            )
+            for r in chosen
+        }
+    )
+    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
+    monkeypatch.setenv("CURATOR_CACHE", str(tmp_path / "cache.sqlite"))
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    (tmp_path / "pyproject.toml").write_text('[tool.curator]\narxiv_delay = 0.0\n')
+    items = "".join(
+        f'  - title: "{r["title"]}"\n    arxiv: "{r["id"]}"\n    date: "20{r["id"][:2]}-'
+        f'{r["id"][2:4]}"\n'
+        for r in chosen
+    )
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "papers.yaml").write_text(f"section: Methods\npapers:\n{items}")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _scope_of(out: Path) -> list[object]:
+    report = json.loads(out.read_text(encoding="utf-8"))
+    return [(e["subject"], e["scope"]) for e in report["entries"]] + [
+        (f["code"], f["subject"], f["evidence"]) for f in report["findings"]
+    ]
+
+
+def _run(name: str) -> Path:
+    out = Path(name)
+    status = main(["check", "data", "--skip", "github,web", "--format", "json", "--output", name])
+    assert status in (0, 1)
+    return out
+
+
+def test_a_warm_check_reports_the_same_scope_without_deciding(
+    lst: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = _scope_of(_run("cold.json"))
+    assert len(cold) >= 2 and all(scope for _, scope in cold[:2])  # type: ignore[misc]
+
+    def refuse(paper: PaperText, rules: ScopeRules) -> None:
+        raise AssertionError("decided again")
+
+    with monkeypatch.context() as m:
+        m.setattr(memo, "decide", refuse)
+        assert _scope_of(_run("warm.json")) == cold
+    # A maintainer edits the policy: the next run decides again under the new rules.
+    rules = lst / "rules" / "scope.yaml"
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text.replace("patterns: [memory, memories]", "patterns: [engram]", 1))
+    edited = _scope_of(_run("edited.json"))
+    assert edited != cold
+    assert all("gate-memory-word" in str(scope) for _, scope in edited[:2])  # type: ignore[misc]
+
+
+def test_no_cache_keeps_no_decision(lst: Path) -> None:
+    assert main(["check", "data", "--skip", "github,web", "--no-cache", "--format", "json",
+                 "--output", "n.json"]) in (0, 1)  # fmt: skip
+    assert not (lst / "cache.sqlite").exists()
