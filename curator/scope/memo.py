@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import astuple
 from functools import cache
@@ -40,8 +41,9 @@ _ENGINE = (
 
 @cache
 def engine_digest() -> str | None:
-    """A digest of the engine's source; None when it cannot be read (then nothing is kept)."""
-    digest = hashlib.sha256()
+    """A digest of the engine's source and the Python running it (its `re` and Unicode data
+    decide what a phrase matches); None when the source cannot be read (then nothing is kept)."""
+    digest = hashlib.sha256(sys.version.encode())
     try:
         for name in _ENGINE:
             digest.update(name.encode() + b"\0" + (_PACKAGE / name).read_bytes())
