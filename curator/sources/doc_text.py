@@ -48,6 +48,9 @@ _YEAR_START = re.compile(r"^[\s*_]*[\[(]\s*((?:19|20)\d{2})\s*[\])][\s*_:|,-]*")
 _VENUE = re.compile(r"\(([^()]*\b(?:19|20)\d{2}\b[^()]*)\)")
 EDGES = " .,;:-–—|\"'“”‘’「」"  # punctuation around a title, not part of it
 _LABEL = re.compile(r"^\W*[\w .&/-]{0,20}:\s*$")  # "Paper:", "Codes:" before a link
+_WORDS = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
+_DESCRIPTION = re.compile(r"^\s*[-–—:]\s+(.+)")
 
 
 class DateText(NamedTuple):
@@ -100,7 +103,7 @@ def generic(text: str) -> bool:
     a URL written as its own text (an autolinked `https://arxiv.org/abs/…` cell)."""
     if "://" in text:
         return True
-    words = re.findall(r"\w+", text.lower())
+    words = _WORDS.findall(text.lower())
     return not words or (len(words) <= 4 and all(w in GENERIC or w.isdigit() for w in words))
 
 
@@ -108,11 +111,19 @@ def column(unit: Unit, names: set[str]) -> int | None:
     """Index of the first column whose header is, or begins with, one of `names`
     (`Title`, `Title & Authors`, `Year`), case-insensitive."""
     for i, header in enumerate(unit.headers):
-        text = clean(header).lower().strip(" *:")
-        words = re.findall(r"\w+", text)
-        if (text in names or (words and words[0] in names)) and i < len(unit.cells):
+        text, first = header_key(header)
+        if (text in names or first in names) and i < len(unit.cells):
             return i
     return None
+
+
+@lru_cache(maxsize=1024)
+def header_key(header: str) -> tuple[str, str | None]:
+    """A header as `column` compares it: its text lower-cased and trimmed, and its first
+    word (None when it has none). Every row of a table asks again for the same headers."""
+    text = clean(header).lower().strip(" *:")
+    words = _WORDS.findall(text)
+    return text, words[0] if words else None
 
 
 def role_of(anchor: Anchor) -> str:
@@ -121,7 +132,7 @@ def role_of(anchor: Anchor) -> str:
         return "paper"
     if github_repo(anchor.url) is not None:
         return "code"
-    words = set(re.findall(r"\w+", anchor.text.lower()))
+    words = set(_WORDS.findall(anchor.text.lower()))
     return "paper" if words & {"paper", "pdf", "论文"} else "website"
 
 
@@ -133,7 +144,7 @@ def unit_date(unit: Unit) -> DateText | None:
         cells = [unit.cells[col]] if col is not None else unit.cells
         for cell in cells:
             # `Unknown`, `N/A`, `-`: no date given; only text with digits tries to be one.
-            if is_date_text(cell.text) or (col is not None and re.search(r"\d", cell.text)):
+            if is_date_text(cell.text) or (col is not None and _DIGIT.search(cell.text)):
                 found = date_in(cell.text)
                 return found or DateText(clean(cell.text), clean(cell.text), False)
         return None
@@ -189,7 +200,7 @@ def earlier_name(unit: Unit, main: Anchor | None) -> str:
 
 def is_name(title: str) -> bool:
     """True for a short name rather than a title: three words or fewer and no colon."""
-    return ":" not in title and len(re.findall(r"\w+", title)) <= 3
+    return ":" not in title and len(_WORDS.findall(title)) <= 3
 
 
 def is_short(unit: Unit, title: str) -> bool:
@@ -245,7 +256,7 @@ def mention(unit: Unit) -> bool:
     two or more words before it that are neither a date nor a label such as `Paper:`."""
     if unit.cells or unit.strong:
         return False
-    return len(re.findall(r"\w+", lead_title(unit))) >= 2 or bool(
+    return len(_WORDS.findall(lead_title(unit))) >= 2 or bool(
         re.search(r"\w", unit.lead) and not date_end(unit.lead) and lead_title(unit)
     )
 
@@ -267,5 +278,5 @@ def venue_of(unit: Unit, index: int) -> str:
 def description_of(unit: Unit, index: int) -> str:
     """The text after a link that opens with ` - ` (or `: `), as a description."""
     after = unit.after[index] if index < len(unit.after) else ""
-    m = re.match(r"^\s*[-–—:]\s+(.+)", after.split("\n")[0])
+    m = _DESCRIPTION.match(after.split("\n")[0])
     return clean(m.group(1)) if m else ""
