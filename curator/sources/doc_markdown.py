@@ -148,27 +148,35 @@ def heading_title(unit: Unit) -> str:
     return shown or clean(unit.text)
 
 
+#: Emphasis tokens: (which style, opening).
+_STYLES = {
+    "strong_open": ("strong", True), "strong_close": ("strong", False),
+    "em_open": ("em", True), "em_close": ("em", False),
+}  # fmt: skip
+
+
 def read_inline(tok: Token, kind: UnitKind) -> list[LineBuilder]:
     """The lines of one inline token, each with its own line number."""
     reader = _Inline(kind, tok.map[0] + 1 if tok.map else 0)
     for child in tok.children or []:
         kind_ = child.type
-        if kind_ in {"softbreak", "hardbreak"}:
-            reader.newline()
+        # Most frequent first: a list's inline runs are mostly text, links and bold.
+        if kind_ == "text" or kind_ == "code_inline":
+            reader.text(child.content, code=kind_ == "code_inline")
         elif kind_ == "link_open":
             reader.open_link(str(child.attrs.get("href", "")))
         elif kind_ == "link_close":
             reader.close_link()
+        elif kind_ in _STYLES:
+            reader.style(*_STYLES[kind_])
+        elif kind_ == "softbreak" or kind_ == "hardbreak":
+            reader.newline()
         elif kind_ == "image":
             if reader.link is not None:
                 reader.link[2] = "image"
                 reader.link[5] += " " + child.content
-        elif kind_ in {"strong_open", "strong_close", "em_open", "em_close"}:
-            reader.style(kind_.split("_")[0], kind_.endswith("open"))
         elif kind_ == "html_inline":
             reader.html(child.content)
-        elif kind_ in {"text", "code_inline"}:
-            reader.text(child.content, code=kind_ == "code_inline")
     reader.close_link()
     return reader.lines
 

@@ -9,6 +9,7 @@ gives (`[2024/05]`, `2025-03-04`, `**[2026.05.27]**`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
@@ -162,30 +163,41 @@ def date_after(unit: Unit) -> DateText | None:
     return found if found is not None and found.valid else None
 
 
-def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:
-    """Possible titles in order of trust (see the module docstring)."""
-    found: list[str] = []
+def first_title(unit: Unit, main: Anchor | None) -> str:
+    """The most trusted of the possible titles (see the module docstring), or "" when there
+    is none. Candidates are worked out in order of trust, only as far as the first one."""
+    return next(_titles(unit, main), "")
+
+
+def _titles(unit: Unit, main: Anchor | None) -> Iterator[str]:
+    """The possible titles in order of trust, trimmed, generic labels left out, lazily."""
+    for raw in _raw_titles(unit, main):
+        if raw:
+            title = clean(raw).strip(EDGES).rstrip(" [(")
+            if title and not generic(title):
+                yield title
+
+
+def _raw_titles(unit: Unit, main: Anchor | None) -> Iterator[str]:
     title_col, name_col = column(unit, TITLE_HEADERS), column(unit, NAME_HEADERS)
     if title_col is not None:
-        found.append(cell_title(unit.cells[title_col]))
+        yield cell_title(unit.cells[title_col])
     runs = [c.strong for c in unit.cells] if unit.cells else [unit.strong]
     # A bold run that ends in a colon is a label or headline (`**📢 Released (2025-07-18):**`).
     bold = [t for r in runs for t in map(without_date, r) if t and not generic(t) and t[-1] != ":"]
     if bold and len(bold[0].split()) >= 4:
-        found.append(bold[0])
+        yield bold[0]
     if main is not None and not main.image_only and not main.bare and not generic(main.text):
-        found.append(main.text)
+        yield main.text
     if name_col is not None:
-        found.append(cell_title(unit.cells[name_col]))
-    found.extend(bold[:1])
-    found.append(lead_title(unit))
-    found.append(earlier_name(unit, main))
+        yield cell_title(unit.cells[name_col])
+    yield from bold[:1]
+    yield lead_title(unit)
+    yield earlier_name(unit, main)
     # A quoted title in italics (`*"LoopServe: An Adaptive ..."*`); plain italics are authors.
-    found.extend(t for t in unit.emphasis if t[:1] in '"“' and len(t.split()) >= 4)
-    found.append(context_title(unit))
-    found.extend(cell_title(c) for c in unit.cells if not is_date_text(c.text))
-    stripped = (clean(t).strip(EDGES).rstrip(" [(") for t in found if t)
-    return [t for t in stripped if t and not generic(t)]
+    yield from (t for t in unit.emphasis if t[:1] in '"“' and len(t.split()) >= 4)
+    yield context_title(unit)
+    yield from (cell_title(c) for c in unit.cells if not is_date_text(c.text))
 
 
 def earlier_name(unit: Unit, main: Anchor | None) -> str:

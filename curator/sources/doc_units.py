@@ -33,7 +33,7 @@ class UnitKind(StrEnum):
     CODE = "code"  # a code block: only its arXiv and GitHub links are read
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Anchor:
     """A link as written: target, visible text, line; `image_only` when it wraps a badge."""
 
@@ -44,7 +44,7 @@ class Anchor:
     bare: bool = False  # a bare URL or a plain-text `arXiv:ID`, not a link in the source
 
 
-@dataclass
+@dataclass(slots=True)
 class Cell:
     """One table cell: its text, bold runs, images' alt texts and links."""
 
@@ -58,7 +58,7 @@ class Cell:
     th: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Unit:
     """One candidate entry: its text as runs, links, and (for rows) cells and headers.
 
@@ -93,6 +93,11 @@ class LineBuilder:
     Text is kept in lists of parts and joined once by `build`, so a line or block of any
     length, or any number of lines merged into one unit, costs linear time.
     """
+
+    __slots__ = (
+        "after_parts", "emphasis", "frozen", "kind", "lead_parts", "line", "links",
+        "pre_parts", "strong", "text_parts",
+    )  # fmt: skip
 
     def __init__(self, kind: UnitKind, line: int) -> None:
         self.kind, self.line = kind, line
