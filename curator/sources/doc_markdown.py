@@ -53,6 +53,8 @@ def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
 class _Inline:
     """Reads the children of one inline token into lines."""
 
+    __slots__ = ("em", "kind", "line", "lines", "link", "run", "strong")
+
     def __init__(self, kind: UnitKind, line: int) -> None:
         self.kind = kind
         self.lines = [LineBuilder(kind, line)]
@@ -79,16 +81,16 @@ class _Inline:
         self.lines.append(LineBuilder(self.kind, self.line))
 
     def text(self, text: str, code: bool = False) -> None:
-        in_link = self.link is not None
-        self.current.text(text, bool(self.strong), bool(self.em), in_link)
+        link, line = self.link, self.lines[-1]
+        line.text(text, self.strong > 0, self.em > 0, link is not None)
         if self.strong or self.em:
             self.run += text
-        if self.link is not None:
-            self.link[1] += text
-            self.link[3] += text
+        if link is not None:
+            link[1] += text
+            link[3] += text
         elif not code:
             for anchor in bare_links(text, self.line):
-                self.current.link(anchor)
+                line.link(anchor)
 
     def open_link(self, href: str) -> None:
         self.close_link()

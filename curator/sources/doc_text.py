@@ -62,10 +62,12 @@ class DateText(NamedTuple):
     valid: bool
 
 
+@lru_cache(maxsize=4096)
 def date_in(text: str) -> DateText | None:
     """The date that opens `text` (`[2024/05]`, `2025-03-04`, `2026.05.27`, `[2016]`), or None.
 
-    A month or day out of range is kept as written with `valid` False.
+    A month or day out of range is kept as written with `valid` False. Cached: a list
+    repeats its dates, and a row's date cell is asked about several times.
     """
     m = _DATE_START.match(text)
     if m is None:

@@ -46,9 +46,10 @@ _NOT_LINKS = re.compile(
     # Comments as Markdown has them: one that opens a line runs to its `-->` (an HTML block),
     # one inside a line must close on it; a literal `<!--` in prose hides nothing. Images and
     # inline code are not links either. Each alternative is bounded or ends the text, so an
-    # unterminated `<img` or `![` never costs a scan to the end for every one of them.
-    r"^[ \t]*<!--.*?(?:-->|\Z)|<!--[^\n]{0,4000}?-->|<img\b[^>]{0,4000}>"
-    r"|!\[[^\]\n]{0,1000}\]\([^)\n]{0,4000}\)|(?<!`)`[^`\n]+`(?!`)",
+    # unterminated `<img` or `![` never costs a scan to the end for every one of them. The
+    # lookahead names every alternative's first character, so other positions fail at once.
+    r"(?=[ \t<!`])(?:^[ \t]*<!--.*?(?:-->|\Z)|<!--[^\n]{0,4000}?-->|<img\b[^>]{0,4000}>"
+    r"|!\[[^\]\n]{0,1000}\]\([^)\n]{0,4000}\)|(?<!`)`[^`\n]+`(?!`))",
     re.DOTALL | re.MULTILINE,
 )
 _TEXT_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})", re.IGNORECASE)
