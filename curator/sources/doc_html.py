@@ -271,8 +271,10 @@ class RowReader:
 
 def is_header_row(row: Unit) -> bool:
     """A row of column names: no links, and every non-empty cell bold or a `<th>`."""
+    if any(c.links for c in row.cells):
+        return False
     cells = [c for c in row.cells if clean(c.text)]
-    if not cells or any(c.links for c in row.cells):
+    if not cells:
         return False
     if all(c.th for c in row.cells):
         return True

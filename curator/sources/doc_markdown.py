@@ -199,8 +199,9 @@ def as_cell(lines: list[LineBuilder]) -> Cell:
     first = lines[0]
     for line in lines[1:]:
         first.absorb(line)
-    unit = first.build()
-    return Cell(text=unit.text, lead="".join(first.pre_parts), strong=unit.strong, links=unit.links)
+    # What `first.build()` would give, without the unit's lead and gaps a cell has no use for.
+    text, lead = "".join(first.text_parts), "".join(first.pre_parts)
+    return Cell(text=text, lead=lead, strong=first.strong, links=first.links)
 
 
 def one_unit(lines: list[LineBuilder]) -> Unit:
@@ -244,16 +245,27 @@ def _parser() -> MarkdownIt:
     return md
 
 
+#: The token types `scan_markdown` and `_table_or_inline` act on; every other only ends an
+#: item's head.
+_READ = {
+    "html_block", "code_block", "fence", "heading_open", "list_item_open", "list_item_close",
+    "blockquote_open", "blockquote_close", "thead_open", "tbody_open", "tr_open", "tr_close",
+    "paragraph_open", "inline",
+}  # fmt: skip
+
+
 def scan_markdown(text: str) -> MdScan:
     """Walk the token stream once and sort what it holds into an MdScan."""
     tokens = _parser().parse(text)
     scan = MdScan()
     state = _State()
     for i, tok in enumerate(tokens):
-        line = tok.map[0] + 1 if tok.map else 0
         kind = tok.type
         if kind not in {"list_item_open", "paragraph_open"}:
             state.item_head = False  # an item that opens with HTML or a list has no own text
+        if kind not in _READ:
+            continue  # closing tags of cells and paragraphs, rules, list openings
+        line = tok.map[0] + 1 if tok.map else 0
         if kind == "html_block":
             scan.html.append((line, tok.content))
         elif kind in {"code_block", "fence"}:

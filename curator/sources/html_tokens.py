@@ -22,13 +22,14 @@ from functools import lru_cache
 from typing import NamedTuple
 
 _TAG = re.compile(r"<(/?)([A-Za-z][^\t\n\f\r />]*)")
-# A whole tag in one match, for the common case: the same name as `_TAG`, then attribute text
-# in which every quote opens a value right after `=` (as `_tag_end` decides), up to `>`.
-# Possessive quantifiers never backtrack, so a failed match costs no more than `_tag_end`'s
-# own scan; any other shape (a stray quote, no `>`) takes the general path.
-_WHOLE_TAG = re.compile(
-    r"""<(/?)([A-Za-z][^\t\n\f\r />]*+)"""
-    r"""((?:[^>"'=]++|=\s*+"[^"]*+"|=\s*+'[^']*+'|=)*+)>"""
+# A run of text and the whole tag after it in one match, for the common case: the tag's name
+# as `_TAG` reads it, then attribute text in which every quote opens a value right after `=`
+# (as `_tag_end` decides), up to `>`. Possessive quantifiers never backtrack, so a failed tag
+# costs no more than `_tag_end`'s own scan; any other shape (a comment, a stray quote, no `>`)
+# leaves the tag groups unmatched and takes the general path.
+_RUN_AND_TAG = re.compile(
+    r"""([^<]*+)(?:<(/?)([A-Za-z][^\t\n\f\r />]*+)"""
+    r"""((?:[^>"'=]++|=\s*+"[^"]*+"|=\s*+'[^']*+'|=)*+)>)?"""
 )
 _STOP = re.compile(r"[>\"']")
 _ATTR = re.compile(
@@ -90,37 +91,31 @@ class _Cursor:
 def tokens(text: str) -> Iterator[Tag | Text]:
     """The tags and text runs of `text`, in order."""
     cur = _Cursor(text)
-    size, find, count, whole, unescape = (
-        len(text),
-        text.find,
-        text.count,
-        _WHOLE_TAG.match,
-        html.unescape,
-    )
-    # The cursor's state is kept in locals on the common path (a tag `_WHOLE_TAG` reads whole)
+    size, count, run = len(text), text.count, _RUN_AND_TAG.match
+    # The cursor's state is kept in locals on the common path (text, then a tag read whole)
     # and handed to `_markup` for everything else.
     pos, line, counted = 0, 1, 0
     while pos < size:
-        lt = find("<", pos)
-        if lt < 0:
-            yield Text(unescape(text[pos:]), line + count("\n", counted, pos))
-            return
+        m = run(text, pos)
+        lt = m.end(1)  # the `<` after the text, or the end of the input
         if lt > pos:
             line += count("\n", counted, pos)
             counted = pos
-            yield Text(unescape(text[pos:lt]), line)
-        m = whole(text, lt)
-        if m is not None:
+            chunk = m.group(1)
+            yield Text(html.unescape(chunk) if "&" in chunk else chunk, line)
+        if m.start(3) >= 0:
             line += count("\n", counted, lt)
             counted, pos = lt, m.end()
-            closing = bool(m.group(1))
-            tag = Tag(m.group(2).lower(), line, closing, {} if closing else attributes(m.group(3)))
+            slash, name, inside = m.group(2, 3, 4)
+            tag = Tag(name.lower(), line, bool(slash), {} if slash else attributes(inside))
             yield tag
-            if closing or tag.name not in RAW_TEXT:
+            if slash or tag.name not in RAW_TEXT:
                 continue
             step: Tag | Text | int | None = tag
+        elif lt >= size:
+            return
         else:
-            cur.pos, cur.line, cur.counted = pos, line, counted
+            cur.pos, cur.line, cur.counted = lt, line, counted
             step = _markup(cur, lt)
             pos, line, counted = cur.pos, cur.line, cur.counted
             if step is None:
