@@ -97,6 +97,7 @@ def tokens(text: str) -> Iterator[Tag | Text]:
     pos, line, counted = 0, 1, 0
     while pos < size:
         m = run(text, pos)
+        assert m is not None  # the text run may be empty: the pattern matches everywhere
         lt = m.end(1)  # the `<` after the text, or the end of the input
         if lt > pos:
             line += count("\n", counted, pos)
