@@ -181,6 +181,7 @@ def _titles(unit: Unit, main: Anchor | None) -> Iterator[str]:
 
 
 def _raw_titles(unit: Unit, main: Anchor | None) -> Iterator[str]:
+    """Every place a title may stand, most trusted first, as written."""
     title_col, name_col = column(unit, TITLE_HEADERS), column(unit, NAME_HEADERS)
     if title_col is not None:
         yield cell_title(unit.cells[title_col])
