@@ -271,8 +271,9 @@ def mention(unit: Unit) -> bool:
     two or more words before it that are neither a date nor a label such as `Paper:`."""
     if unit.cells or unit.strong:
         return False
-    return len(_WORDS.findall(lead_title(unit))) >= 2 or bool(
-        re.search(r"\w", unit.lead) and not date_end(unit.lead) and lead_title(unit)
+    title = lead_title(unit)
+    return len(_WORDS.findall(title)) >= 2 or bool(
+        _WORDS.search(unit.lead) and not date_end(unit.lead) and title
     )
 
 

@@ -172,13 +172,16 @@ def bare_links(text: str, line: int) -> list[Anchor]:
     """Bare http(s) URLs and plain-text `arXiv:ID`s in one text run, in order."""
     if ":" not in text and "www." not in text:
         return []  # a scheme or `www.`: most runs of a list are plain words
+    urls, ids = list(_BARE_URL.finditer(text)), list(_PLAIN_ARXIV.finditer(text))
+    if not urls and not ids:
+        return []  # a colon in prose (`Paper:`): no need to count its lines
     lines = LineCounter(text, line)
     found: list[tuple[int, Anchor]] = []
-    for m in _BARE_URL.finditer(text):
+    for m in urls:
         written = m.group(0).rstrip(_TRAILING)
         url = written if "://" in written else "https://" + written
         found.append((m.start(), Anchor(url, written, lines.at(m.start()), bare=True)))
-    for m in _PLAIN_ARXIV.finditer(text):
+    for m in ids:
         url = f"https://arxiv.org/abs/{m.group(1)}"
         found.append((m.start(), Anchor(url, m.group(0), lines.at(m.start()), bare=True)))
     return [anchor for _, anchor in sorted(found, key=lambda pair: pair[0])]
