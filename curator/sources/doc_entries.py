@@ -38,6 +38,7 @@ from curator.sources.doc_text import (
     context_title,
     date_in,
     description_of,
+    first_title,
     generic,
     is_date_text,
     is_name,
@@ -45,7 +46,6 @@ from curator.sources.doc_text import (
     lead_title,
     mention,
     role_of,
-    title_candidates,
     titled_link,
     unit_date,
     venue_of,
@@ -165,14 +165,14 @@ def paper_made(unit: Unit, anchors: list[Anchor], place: Place) -> Made | None:
         main = next((a for a in anchors if titled_link(unit, a)), None)
     if main is None:
         return None
-    titles = title_candidates(unit, main)
-    if not titles or (labelled and not (unit.cells or unit.strong or lead_title(unit))):
+    title = first_title(unit, main)
+    if not title or (labelled and not (unit.cells or unit.strong or lead_title(unit))):
         return None
     if main.bare and not (unit.strong or unit.cells):
         return Made([link_entry(unit, anchors, place)])  # an ID cited in a sentence
-    if titles[0] == clean(main.text).strip(EDGES) and mention(unit):
+    if title == clean(main.text).strip(EDGES) and mention(unit):
         return Made([link_entry(unit, anchors, place)])
-    index = unit.all_links().index(main) if main in unit.all_links() else 0
+    index = _index(unit, main)
     links = [link_for(role_of(main) if not labelled else "paper", main.url)]
     links += [link_for(role_of(a), a.url) for a in anchors if a is not main]
     found = arxiv_id_in_url(main.url)
@@ -184,13 +184,13 @@ def paper_made(unit: Unit, anchors: list[Anchor], place: Place) -> Made | None:
     if code:
         fields["code"] = code
     when = unit_date(unit)
-    if titles[0] == context_title(unit):  # title and date stand on the enclosing bullet
+    if title == context_title(unit):  # title and date stand on the enclosing bullet
         when = date_in(unit.context)
     entry = Entry(
         subject=links[0].subject, kind=Kind.PAPER, source=Source(place.file, unit.line),
-        title=titles[0], date=when[0] if when else "", section=place.section,
+        title=title, date=when[0] if when else "", section=place.section,
         links=tuple(links), summary=unit.summary or description_of(unit, index), fields=fields,
-        short_title=is_short(unit, titles[0]),
+        short_title=is_short(unit, title),
     )  # fmt: skip
     return Made([entry], bad_dates=_bad(entry, when))
 

@@ -47,7 +47,10 @@ class HtmlScan:
 
 def span_value(attrs: dict[str, str], name: str) -> int:
     """The `rowspan`/`colspan` value, 1 when absent or unreadable."""
-    raw = attrs.get(name, "1").strip()
+    raw = attrs.get(name)
+    if raw is None:
+        return 1
+    raw = raw.strip()
     # isdigit() alone admits "²" and 5,000-digit strings, which int() refuses.
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 1
 
@@ -232,7 +235,7 @@ class RowReader:
         row, self._row = self._row, None
         if row is None or not row.cells:
             return
-        if is_header_row(row) and not self._headers:
+        if not self._headers and is_header_row(row):
             self._headers[:] = [clean(c.text) for c in row.cells]
             return
         self._emit(row)
@@ -268,8 +271,10 @@ class RowReader:
 
 def is_header_row(row: Unit) -> bool:
     """A row of column names: no links, and every non-empty cell bold or a `<th>`."""
+    if any(c.links for c in row.cells):
+        return False
     cells = [c for c in row.cells if clean(c.text)]
-    if not cells or any(c.links for c in row.cells):
+    if not cells:
         return False
     if all(c.th for c in row.cells):
         return True

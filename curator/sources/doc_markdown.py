@@ -53,6 +53,8 @@ def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
 class _Inline:
     """Reads the children of one inline token into lines."""
 
+    __slots__ = ("em", "kind", "line", "lines", "link", "run", "strong")
+
     def __init__(self, kind: UnitKind, line: int) -> None:
         self.kind = kind
         self.lines = [LineBuilder(kind, line)]
@@ -79,16 +81,16 @@ class _Inline:
         self.lines.append(LineBuilder(self.kind, self.line))
 
     def text(self, text: str, code: bool = False) -> None:
-        in_link = self.link is not None
-        self.current.text(text, bool(self.strong), bool(self.em), in_link)
+        link, line = self.link, self.lines[-1]
+        line.text(text, self.strong > 0, self.em > 0, link is not None)
         if self.strong or self.em:
             self.run += text
-        if self.link is not None:
-            self.link[1] += text
-            self.link[3] += text
+        if link is not None:
+            link[1] += text
+            link[3] += text
         elif not code:
             for anchor in bare_links(text, self.line):
-                self.current.link(anchor)
+                line.link(anchor)
 
     def open_link(self, href: str) -> None:
         self.close_link()
@@ -148,27 +150,35 @@ def heading_title(unit: Unit) -> str:
     return shown or clean(unit.text)
 
 
+#: Emphasis tokens: (which style, opening).
+_STYLES = {
+    "strong_open": ("strong", True), "strong_close": ("strong", False),
+    "em_open": ("em", True), "em_close": ("em", False),
+}  # fmt: skip
+
+
 def read_inline(tok: Token, kind: UnitKind) -> list[LineBuilder]:
     """The lines of one inline token, each with its own line number."""
     reader = _Inline(kind, tok.map[0] + 1 if tok.map else 0)
     for child in tok.children or []:
         kind_ = child.type
-        if kind_ in {"softbreak", "hardbreak"}:
-            reader.newline()
+        # Most frequent first: a list's inline runs are mostly text, links and bold.
+        if kind_ == "text" or kind_ == "code_inline":
+            reader.text(child.content, code=kind_ == "code_inline")
         elif kind_ == "link_open":
             reader.open_link(str(child.attrs.get("href", "")))
         elif kind_ == "link_close":
             reader.close_link()
+        elif kind_ in _STYLES:
+            reader.style(*_STYLES[kind_])
+        elif kind_ == "softbreak" or kind_ == "hardbreak":
+            reader.newline()
         elif kind_ == "image":
             if reader.link is not None:
                 reader.link[2] = "image"
                 reader.link[5] += " " + child.content
-        elif kind_ in {"strong_open", "strong_close", "em_open", "em_close"}:
-            reader.style(kind_.split("_")[0], kind_.endswith("open"))
         elif kind_ == "html_inline":
             reader.html(child.content)
-        elif kind_ in {"text", "code_inline"}:
-            reader.text(child.content, code=kind_ == "code_inline")
     reader.close_link()
     return reader.lines
 
@@ -189,8 +199,9 @@ def as_cell(lines: list[LineBuilder]) -> Cell:
     first = lines[0]
     for line in lines[1:]:
         first.absorb(line)
-    unit = first.build()
-    return Cell(text=unit.text, lead="".join(first.pre_parts), strong=unit.strong, links=unit.links)
+    # What `first.build()` would give, without the unit's lead and gaps a cell has no use for.
+    text, lead = "".join(first.text_parts), "".join(first.pre_parts)
+    return Cell(text=text, lead=lead, strong=first.strong, links=first.links)
 
 
 def one_unit(lines: list[LineBuilder]) -> Unit:
@@ -234,16 +245,27 @@ def _parser() -> MarkdownIt:
     return md
 
 
+#: The token types `scan_markdown` and `_table_or_inline` act on; every other only ends an
+#: item's head.
+_READ = {
+    "html_block", "code_block", "fence", "heading_open", "list_item_open", "list_item_close",
+    "blockquote_open", "blockquote_close", "thead_open", "tbody_open", "tr_open", "tr_close",
+    "paragraph_open", "inline",
+}  # fmt: skip
+
+
 def scan_markdown(text: str) -> MdScan:
     """Walk the token stream once and sort what it holds into an MdScan."""
     tokens = _parser().parse(text)
     scan = MdScan()
     state = _State()
     for i, tok in enumerate(tokens):
-        line = tok.map[0] + 1 if tok.map else 0
         kind = tok.type
         if kind not in {"list_item_open", "paragraph_open"}:
             state.item_head = False  # an item that opens with HTML or a list has no own text
+        if kind not in _READ:
+            continue  # closing tags of cells and paragraphs, rules, list openings
+        line = tok.map[0] + 1 if tok.map else 0
         if kind == "html_block":
             scan.html.append((line, tok.content))
         elif kind in {"code_block", "fence"}:

@@ -9,6 +9,7 @@ gives (`[2024/05]`, `2025-03-04`, `**[2026.05.27]**`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
@@ -48,6 +49,9 @@ _YEAR_START = re.compile(r"^[\s*_]*[\[(]\s*((?:19|20)\d{2})\s*[\])][\s*_:|,-]*")
 _VENUE = re.compile(r"\(([^()]*\b(?:19|20)\d{2}\b[^()]*)\)")
 EDGES = " .,;:-–—|\"'“”‘’「」"  # punctuation around a title, not part of it
 _LABEL = re.compile(r"^\W*[\w .&/-]{0,20}:\s*$")  # "Paper:", "Codes:" before a link
+_WORDS = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
+_DESCRIPTION = re.compile(r"^\s*[-–—:]\s+(.+)")
 
 
 class DateText(NamedTuple):
@@ -58,10 +62,12 @@ class DateText(NamedTuple):
     valid: bool
 
 
+@lru_cache(maxsize=4096)
 def date_in(text: str) -> DateText | None:
     """The date that opens `text` (`[2024/05]`, `2025-03-04`, `2026.05.27`, `[2016]`), or None.
 
-    A month or day out of range is kept as written with `valid` False.
+    A month or day out of range is kept as written with `valid` False. Cached: a list
+    repeats its dates, and a row's date cell is asked about several times.
     """
     m = _DATE_START.match(text)
     if m is None:
@@ -100,7 +106,7 @@ def generic(text: str) -> bool:
     a URL written as its own text (an autolinked `https://arxiv.org/abs/…` cell)."""
     if "://" in text:
         return True
-    words = re.findall(r"\w+", text.lower())
+    words = _WORDS.findall(text.lower())
     return not words or (len(words) <= 4 and all(w in GENERIC or w.isdigit() for w in words))
 
 
@@ -108,11 +114,19 @@ def column(unit: Unit, names: set[str]) -> int | None:
     """Index of the first column whose header is, or begins with, one of `names`
     (`Title`, `Title & Authors`, `Year`), case-insensitive."""
     for i, header in enumerate(unit.headers):
-        text = clean(header).lower().strip(" *:")
-        words = re.findall(r"\w+", text)
-        if (text in names or (words and words[0] in names)) and i < len(unit.cells):
+        text, first = header_key(header)
+        if (text in names or first in names) and i < len(unit.cells):
             return i
     return None
+
+
+@lru_cache(maxsize=1024)
+def header_key(header: str) -> tuple[str, str | None]:
+    """A header as `column` compares it: its text lower-cased and trimmed, and its first
+    word (None when it has none). Every row of a table asks again for the same headers."""
+    text = clean(header).lower().strip(" *:")
+    words = _WORDS.findall(text)
+    return text, words[0] if words else None
 
 
 def role_of(anchor: Anchor) -> str:
@@ -121,7 +135,7 @@ def role_of(anchor: Anchor) -> str:
         return "paper"
     if github_repo(anchor.url) is not None:
         return "code"
-    words = set(re.findall(r"\w+", anchor.text.lower()))
+    words = set(_WORDS.findall(anchor.text.lower()))
     return "paper" if words & {"paper", "pdf", "论文"} else "website"
 
 
@@ -133,7 +147,7 @@ def unit_date(unit: Unit) -> DateText | None:
         cells = [unit.cells[col]] if col is not None else unit.cells
         for cell in cells:
             # `Unknown`, `N/A`, `-`: no date given; only text with digits tries to be one.
-            if is_date_text(cell.text) or (col is not None and re.search(r"\d", cell.text)):
+            if is_date_text(cell.text) or (col is not None and _DIGIT.search(cell.text)):
                 found = date_in(cell.text)
                 return found or DateText(clean(cell.text), clean(cell.text), False)
         return None
@@ -151,30 +165,42 @@ def date_after(unit: Unit) -> DateText | None:
     return found if found is not None and found.valid else None
 
 
-def title_candidates(unit: Unit, main: Anchor | None) -> list[str]:
-    """Possible titles in order of trust (see the module docstring)."""
-    found: list[str] = []
+def first_title(unit: Unit, main: Anchor | None) -> str:
+    """The most trusted of the possible titles (see the module docstring), or "" when there
+    is none. Candidates are worked out in order of trust, only as far as the first one."""
+    return next(_titles(unit, main), "")
+
+
+def _titles(unit: Unit, main: Anchor | None) -> Iterator[str]:
+    """The possible titles in order of trust, trimmed, generic labels left out, lazily."""
+    for raw in _raw_titles(unit, main):
+        if raw:
+            title = clean(raw).strip(EDGES).rstrip(" [(")
+            if title and not generic(title):
+                yield title
+
+
+def _raw_titles(unit: Unit, main: Anchor | None) -> Iterator[str]:
+    """Every place a title may stand, most trusted first, as written."""
     title_col, name_col = column(unit, TITLE_HEADERS), column(unit, NAME_HEADERS)
     if title_col is not None:
-        found.append(cell_title(unit.cells[title_col]))
+        yield cell_title(unit.cells[title_col])
     runs = [c.strong for c in unit.cells] if unit.cells else [unit.strong]
     # A bold run that ends in a colon is a label or headline (`**📢 Released (2025-07-18):**`).
     bold = [t for r in runs for t in map(without_date, r) if t and not generic(t) and t[-1] != ":"]
     if bold and len(bold[0].split()) >= 4:
-        found.append(bold[0])
+        yield bold[0]
     if main is not None and not main.image_only and not main.bare and not generic(main.text):
-        found.append(main.text)
+        yield main.text
     if name_col is not None:
-        found.append(cell_title(unit.cells[name_col]))
-    found.extend(bold[:1])
-    found.append(lead_title(unit))
-    found.append(earlier_name(unit, main))
+        yield cell_title(unit.cells[name_col])
+    yield from bold[:1]
+    yield lead_title(unit)
+    yield earlier_name(unit, main)
     # A quoted title in italics (`*"LoopServe: An Adaptive ..."*`); plain italics are authors.
-    found.extend(t for t in unit.emphasis if t[:1] in '"“' and len(t.split()) >= 4)
-    found.append(context_title(unit))
-    found.extend(cell_title(c) for c in unit.cells if not is_date_text(c.text))
-    stripped = (clean(t).strip(EDGES).rstrip(" [(") for t in found if t)
-    return [t for t in stripped if t and not generic(t)]
+    yield from (t for t in unit.emphasis if t[:1] in '"“' and len(t.split()) >= 4)
+    yield context_title(unit)
+    yield from (cell_title(c) for c in unit.cells if not is_date_text(c.text))
 
 
 def earlier_name(unit: Unit, main: Anchor | None) -> str:
@@ -189,7 +215,7 @@ def earlier_name(unit: Unit, main: Anchor | None) -> str:
 
 def is_name(title: str) -> bool:
     """True for a short name rather than a title: three words or fewer and no colon."""
-    return ":" not in title and len(re.findall(r"\w+", title)) <= 3
+    return ":" not in title and len(_WORDS.findall(title)) <= 3
 
 
 def is_short(unit: Unit, title: str) -> bool:
@@ -245,8 +271,9 @@ def mention(unit: Unit) -> bool:
     two or more words before it that are neither a date nor a label such as `Paper:`."""
     if unit.cells or unit.strong:
         return False
-    return len(re.findall(r"\w+", lead_title(unit))) >= 2 or bool(
-        re.search(r"\w", unit.lead) and not date_end(unit.lead) and lead_title(unit)
+    title = lead_title(unit)
+    return len(_WORDS.findall(title)) >= 2 or bool(
+        _WORDS.search(unit.lead) and not date_end(unit.lead) and title
     )
 
 
@@ -267,5 +294,5 @@ def venue_of(unit: Unit, index: int) -> str:
 def description_of(unit: Unit, index: int) -> str:
     """The text after a link that opens with ` - ` (or `: `), as a description."""
     after = unit.after[index] if index < len(unit.after) else ""
-    m = re.match(r"^\s*[-–—:]\s+(.+)", after.split("\n")[0])
+    m = _DESCRIPTION.match(after.split("\n")[0])
     return clean(m.group(1)) if m else ""

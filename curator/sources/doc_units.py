@@ -33,7 +33,7 @@ class UnitKind(StrEnum):
     CODE = "code"  # a code block: only its arXiv and GitHub links are read
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Anchor:
     """A link as written: target, visible text, line; `image_only` when it wraps a badge."""
 
@@ -44,7 +44,7 @@ class Anchor:
     bare: bool = False  # a bare URL or a plain-text `arXiv:ID`, not a link in the source
 
 
-@dataclass
+@dataclass(slots=True)
 class Cell:
     """One table cell: its text, bold runs, images' alt texts and links."""
 
@@ -58,7 +58,7 @@ class Cell:
     th: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Unit:
     """One candidate entry: its text as runs, links, and (for rows) cells and headers.
 
@@ -93,6 +93,11 @@ class LineBuilder:
     Text is kept in lists of parts and joined once by `build`, so a line or block of any
     length, or any number of lines merged into one unit, costs linear time.
     """
+
+    __slots__ = (
+        "after_parts", "emphasis", "frozen", "kind", "lead_parts", "line", "links",
+        "pre_parts", "strong", "text_parts",
+    )  # fmt: skip
 
     def __init__(self, kind: UnitKind, line: int) -> None:
         self.kind, self.line = kind, line
@@ -167,13 +172,16 @@ def bare_links(text: str, line: int) -> list[Anchor]:
     """Bare http(s) URLs and plain-text `arXiv:ID`s in one text run, in order."""
     if ":" not in text and "www." not in text:
         return []  # a scheme or `www.`: most runs of a list are plain words
+    urls, ids = list(_BARE_URL.finditer(text)), list(_PLAIN_ARXIV.finditer(text))
+    if not urls and not ids:
+        return []  # a colon in prose (`Paper:`): no need to count its lines
     lines = LineCounter(text, line)
     found: list[tuple[int, Anchor]] = []
-    for m in _BARE_URL.finditer(text):
+    for m in urls:
         written = m.group(0).rstrip(_TRAILING)
         url = written if "://" in written else "https://" + written
         found.append((m.start(), Anchor(url, written, lines.at(m.start()), bare=True)))
-    for m in _PLAIN_ARXIV.finditer(text):
+    for m in ids:
         url = f"https://arxiv.org/abs/{m.group(1)}"
         found.append((m.start(), Anchor(url, m.group(0), lines.at(m.start()), bare=True)))
     return [anchor for _, anchor in sorted(found, key=lambda pair: pair[0])]

@@ -46,9 +46,10 @@ _NOT_LINKS = re.compile(
     # Comments as Markdown has them: one that opens a line runs to its `-->` (an HTML block),
     # one inside a line must close on it; a literal `<!--` in prose hides nothing. Images and
     # inline code are not links either. Each alternative is bounded or ends the text, so an
-    # unterminated `<img` or `![` never costs a scan to the end for every one of them.
-    r"^[ \t]*<!--.*?(?:-->|\Z)|<!--[^\n]{0,4000}?-->|<img\b[^>]{0,4000}>"
-    r"|!\[[^\]\n]{0,1000}\]\([^)\n]{0,4000}\)|(?<!`)`[^`\n]+`(?!`)",
+    # unterminated `<img` or `![` never costs a scan to the end for every one of them. The
+    # lookahead names every alternative's first character, so other positions fail at once.
+    r"(?=[ \t<!`])(?:^[ \t]*<!--.*?(?:-->|\Z)|<!--[^\n]{0,4000}?-->|<img\b[^>]{0,4000}>"
+    r"|!\[[^\]\n]{0,1000}\]\([^)\n]{0,4000}\)|(?<!`)`[^`\n]+`(?!`))",
     re.DOTALL | re.MULTILINE,
 )
 _TEXT_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})", re.IGNORECASE)
@@ -129,7 +130,7 @@ def as_git_lines(
     Markdown ends a line at a lone "\r" too; git does not. A document with lone "\r"s would
     otherwise be reported (and matched to a pull request's diff) on the wrong lines.
     """
-    if "\r" not in text.replace("\r\n", ""):
+    if "\r" not in text or "\r" not in text.replace("\r\n", ""):
         return entries, findings
     git = [0, 1]  # git[k]: the git line of Markdown line k
     for m in re.finditer(r"\r\n|\r|\n", text):
@@ -161,8 +162,11 @@ def own_repository(text: str, units: list[Unit]) -> str | None:
     found = Counter(m.group(1).lower() for m in _OWN_REPO.finditer(text))
     if found:
         return f"github:{found.most_common(1)[0][0]}"
-    badge_lines = [u for u in units if u.all_links() and all(a.image_only for a in u.all_links())]
-    badges = Counter(github_subject(a.url) for u in badge_lines for a in u.all_links())
+    badges: Counter[str | None] = Counter()
+    for unit in units:
+        links = unit.all_links()
+        if links and all(a.image_only for a in links):
+            badges.update(github_subject(a.url) for a in links)
     badges.pop(None, None)
     top = badges.most_common(1)
     return top[0][0] if top and top[0][1] >= 2 else None
@@ -239,7 +243,8 @@ def is_head(unit: Unit, summary: Unit | None) -> bool:
     if unit.kind is not UnitKind.ROW or len(unit.cells) < 2:
         return False
     first = unit.cells[0]
-    dated = first.rowspan > 1 and (not clean(first.text) or date_in(clean(first.text)) is not None)
+    shown = clean(first.text)
+    dated = first.rowspan > 1 and (not shown or date_in(shown) is not None)
     return dated or (bool(unit.all_links()) and summary is not None)
 
 
@@ -251,7 +256,8 @@ def paper_row(reader: _Reader, head: Unit, summary: Unit | None) -> None:
     anchors = anchors_of(head, reader.own_repo)
     links = [link_for(role_of(a), a.url) for a in anchors]
     links.sort(key=lambda lk: lk.role != "paper")  # the paper link is the entry's identity
-    problems = [date_problem(when)] if date_problem(when) else []
+    undated = date_problem(when)
+    problems = [undated] if undated else []
     if not head.opened:
         problems.insert(0, "the row has no opening <tr>")
     if summary is not None and not summary.opened:
@@ -269,7 +275,7 @@ def paper_row(reader: _Reader, head: Unit, summary: Unit | None) -> None:
     reader.entries.append(
         Entry(
             subject=subject, kind=Kind.PAPER, source=Source(reader.file, head.line),
-            title=title, date=found[0] if found and not date_problem(when) else when,
+            title=title, date=found[0] if found and not undated else when,
             section=reader.section_at(head.line),
             tags=tuple(alt for c in cells[1:] for alt in c.alts),
             links=tuple(links), summary=bullets(summary) if summary is not None else "",
@@ -302,7 +308,8 @@ def paper_identity(links: list[Link]) -> tuple[str, dict[str, str]]:
 def bullets(summary: Unit) -> str:
     """The summary bullets, one per line, as written."""
     text = summary.cells[0].text
-    return "\n".join(clean(part) for part in text.split("\n") if clean(part))
+    lines = (clean(part) for part in text.split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 # --- offline checks ------------------------------------------------------------------------

@@ -18,9 +18,19 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
 
 _TAG = re.compile(r"<(/?)([A-Za-z][^\t\n\f\r />]*)")
+# A run of text and the whole tag after it in one match, for the common case: the tag's name
+# as `_TAG` reads it, then attribute text in which every quote opens a value right after `=`
+# (as `_tag_end` decides), up to `>`. Possessive quantifiers never backtrack, so a failed tag
+# costs no more than `_tag_end`'s own scan; any other shape (a comment, a stray quote, no `>`)
+# leaves the tag groups unmatched and takes the general path.
+_RUN_AND_TAG = re.compile(
+    r"""([^<]*+)(?:<(/?)([A-Za-z][^\t\n\f\r />]*+)"""
+    r"""((?:[^>"'=]++|=\s*+"[^"]*+"|=\s*+'[^']*+'|=)*+)>)?"""
+)
 _STOP = re.compile(r"[>\"']")
 _ATTR = re.compile(
     r"""([^\t\n\f\r />=][^\t\n\f\r />=]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*"""
@@ -30,18 +40,17 @@ _ATTR = re.compile(
 RAW_TEXT = {"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"}
 
 
-@dataclass(frozen=True)
-class Tag:
-    """A start or end tag: lower-case name, attributes (first of a name wins), line."""
+class Tag(NamedTuple):
+    """A start or end tag: lower-case name, line, end tag or not, attributes (first of a
+    name wins). A tuple: a document holds hundreds of thousands of them."""
 
     name: str
     line: int
-    end: bool = False
-    attrs: dict[str, str] = field(default_factory=dict)
+    end: bool
+    attrs: dict[str, str]
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(NamedTuple):
     """A run of text, character references decoded, with the line it starts on."""
 
     text: str
@@ -50,11 +59,18 @@ class Text:
 
 def attributes(raw: str) -> dict[str, str]:
     """The attributes of a tag's inside, names lower-cased, values decoded."""
+    return dict(_attribute_pairs(raw)) if raw else {}
+
+
+@lru_cache(maxsize=4096)
+def _attribute_pairs(raw: str) -> tuple[tuple[str, str], ...]:
+    # Lists repeat the same attributes (`rowspan="2"`, a badge's `src` and `alt`) thousands
+    # of times; the pairs are immutable, each tag still gets a dict of its own.
     found: dict[str, str] = {}
     for m in _ATTR.finditer(raw):
         value = next((g for g in m.group(2, 3, 4) if g is not None), "")
         found.setdefault(m.group(1).lower(), html.unescape(value))
-    return found
+    return tuple(found.items())
 
 
 class _Cursor:
@@ -63,38 +79,58 @@ class _Cursor:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
-        self._line, self._counted = 1, 0
+        self.line, self.counted = 1, 0  # the line of position `counted`
 
     def line_at(self, pos: int) -> int:
         """The 1-based line of `pos` (positions are asked for in increasing order)."""
-        self._line += self.text.count("\n", self._counted, pos)
-        self._counted = pos
-        return self._line
+        self.line += self.text.count("\n", self.counted, pos)
+        self.counted = pos
+        return self.line
 
 
 def tokens(text: str) -> Iterator[Tag | Text]:
     """The tags and text runs of `text`, in order."""
     cur = _Cursor(text)
-    while cur.pos < len(text):
-        lt = text.find("<", cur.pos)
-        if lt < 0:
-            yield Text(html.unescape(text[cur.pos :]), cur.line_at(cur.pos))
+    size, count, run = len(text), text.count, _RUN_AND_TAG.match
+    # The cursor's state is kept in locals on the common path (text, then a tag read whole)
+    # and handed to `_markup` for everything else.
+    pos, line, counted = 0, 1, 0
+    while pos < size:
+        m = run(text, pos)
+        assert m is not None  # the text run may be empty: the pattern matches everywhere
+        lt = m.end(1)  # the `<` after the text, or the end of the input
+        if lt > pos:
+            line += count("\n", counted, pos)
+            counted = pos
+            chunk = m.group(1)
+            yield Text(html.unescape(chunk) if "&" in chunk else chunk, line)
+        if m.start(3) >= 0:
+            line += count("\n", counted, lt)
+            counted, pos = lt, m.end()
+            slash, name, inside = m.group(2, 3, 4)
+            tag = Tag(name.lower(), line, bool(slash), {} if slash else attributes(inside))
+            yield tag
+            if slash or tag.name not in RAW_TEXT:
+                continue
+            step: Tag | Text | int | None = tag
+        elif lt >= size:
             return
-        if lt > cur.pos:
-            yield Text(html.unescape(text[cur.pos : lt]), cur.line_at(cur.pos))
-        step = _markup(cur, lt)
-        if step is None:
-            return  # a construct that never closes: the rest of the input is inside it
-        if isinstance(step, int):
-            cur.pos = step
-            continue
-        yield step
+        else:
+            cur.pos, cur.line, cur.counted = lt, line, counted
+            step = _markup(cur, lt)
+            pos, line, counted = cur.pos, cur.line, cur.counted
+            if step is None:
+                return  # a construct that never closes: the rest of the input is inside it
+            if isinstance(step, int):
+                pos = step
+                continue
+            yield step
         if isinstance(step, Tag) and not step.end and step.name in RAW_TEXT:
-            closing = re.compile(rf"</{re.escape(step.name)}[\t\n\f\r />]", re.IGNORECASE)
-            found = closing.search(text, cur.pos)
+            closing_tag = re.compile(rf"</{re.escape(step.name)}[\t\n\f\r />]", re.IGNORECASE)
+            found = closing_tag.search(text, pos)
             if found is None:
                 return
-            cur.pos = found.start()
+            pos = found.start()
 
 
 def _markup(cur: _Cursor, lt: int) -> Tag | Text | int | None:
