@@ -11,6 +11,7 @@ mappings remember their lines.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,19 @@ if _CBase is not None:
     class _CLoader(_CBase):  # type: ignore[misc]
         """CSafeLoader with the same resolvers (no timestamps)."""
 
+        def resolve(self, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
+            """The resolver's own answer, found once per distinct plain scalar (keys and tags
+            repeat on every item; the regular expressions were a third of composing)."""
+            if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
+                return str(super().resolve(kind, value, implicit))
+            if not implicit[0]:
+                return str(self.DEFAULT_SCALAR_TAG)  # quoted or tagged `!`: a string
+            tags: dict[str, str] = self.__dict__.setdefault("_plain_tags", {})
+            tag = tags.get(value)
+            if tag is None:
+                tag = tags[value] = str(super().resolve(kind, value, implicit))
+            return tag
+
     _CLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
 
 _OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
@@ -111,21 +125,39 @@ def _compose_fast(text: str) -> yaml.Node | None:
 
 def _within_limits(root: yaml.Node, tracks_aliases: bool) -> bool:
     """True unless the tree holds more than MAX_ALIASES aliases or nests deeper than MAX_DEPTH,
-    counted as `_scan` counts the events: visited in document order, an alias is a node met
-    again (not entered again); only collections add depth. Without an anchor (`&`) in the
-    text there can be no alias, so nodes need no remembering."""
+    counted as `_scan` counts the events. Without an anchor (`&`) in the text there can be
+    no alias, and the tree is a plain tree."""
+    if isinstance(root, yaml.ScalarNode):
+        return True
+    return _aliases_within_limits(root) if tracks_aliases else _shallow(root, 1)
+
+
+def _shallow(node: yaml.Node, depth: int) -> bool:
+    """True unless a collection below this one (at `depth`) nests deeper than MAX_DEPTH;
+    scalars add no depth."""
+    if depth > MAX_DEPTH:
+        return False
+    children = chain.from_iterable(node.value) if isinstance(node, yaml.MappingNode) else node.value
+    for child in children:
+        if not isinstance(child, yaml.ScalarNode) and not _shallow(child, depth + 1):
+            return False
+    return True
+
+
+def _aliases_within_limits(root: yaml.Node) -> bool:
+    """`_within_limits` for a tree with aliases: visited in document order, an alias is a node
+    met again (not entered again); only collections add depth."""
     seen: set[int] = set()
     aliases = 0
     stack: list[tuple[yaml.Node, int]] = [(root, 1)]
     while stack:
         node, depth = stack.pop()
-        if tracks_aliases:
-            if id(node) in seen:
-                aliases += 1
-                if aliases > MAX_ALIASES:
-                    return False
-                continue
-            seen.add(id(node))
+        if id(node) in seen:
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                return False
+            continue
+        seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
             continue
         if depth > MAX_DEPTH:

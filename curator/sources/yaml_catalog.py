@@ -18,8 +18,9 @@ from curator.context import CheckContext
 from curator.errors import InputError, UsageError
 from curator.heap import bulk_build
 from curator.located_yaml import compose, construct, line_of
-from curator.model import Entry, Finding, Kind, Link, Source
+from curator.model import Entry, Finding, Kind, Link, Service, Source
 from curator.normalize import (
+    ArxivId,
     arxiv_id_in_url,
     is_arxiv_id_url,
     link_for,
@@ -159,8 +160,6 @@ def _build(
     source = Source(name, line_of(node, [list_key, index]))
     build = {"papers": _paper, "projects": _project, "links": _plain_link}[list_key]
     entry, offline = build(item, source, section, ctx)
-    if entry is not None:
-        offline = [*offline, *_bad_arxiv_links(entry, source, ctx)]
     return _Built(list_key, index, source, entry, offline)
 
 
@@ -199,6 +198,10 @@ def _entries(
     return Loaded(tuple(entries), tuple(findings))
 
 
+#: A paper's own links besides its arXiv ID: (role, key).
+_PAPER_URLS = (("paper", "url"), ("code", "code"))
+
+
 def _items(data: dict[str, Any]) -> Iterator[tuple[str, int, dict[str, Any]]]:
     for list_key in LISTS:
         for index, item in enumerate(data.get(list_key) or []):
@@ -222,7 +225,7 @@ def _paper(
 ) -> tuple[Entry | None, list[Finding]]:
     """A paper entry: subject from `arxiv`, else from `url`."""
     findings: list[Finding] = []
-    links: list[Link] = []
+    built: list[Link] = []
     subject = ""
     raw_id = _text(item, "arxiv")
     if raw_id:
@@ -242,10 +245,8 @@ def _paper(
             )
         else:
             subject = parsed.subject
-            links.append(link_for("paper", f"https://arxiv.org/abs/{parsed}"))
-    for role, key in (("paper", "url"), ("code", "code")):
-        if _text(item, key):
-            links.append(link_for(role, _text(item, key)))
+            built.append(arxiv_link(parsed))
+    links = [*built, *(link_for(r, _text(item, k)) for r, k in _PAPER_URLS if _text(item, k))]
     links.extend(_extra_links(item))
     if not subject and links:
         subject = links[0].subject
@@ -266,7 +267,8 @@ def _paper(
         fields=item,
         short_title=item.get("short_title") is True,
     )
-    return entry, findings
+    # The link made from a parsed `arxiv` field (first, so kept) is well formed by design.
+    return entry, [*findings, *_bad_arxiv_links(entry.links[len(built) :], source, ctx)]
 
 
 def _project(
@@ -293,7 +295,7 @@ def _project(
         summary_zh=_text(item, "description_zh"),
         fields=item,
     )
-    return entry, []
+    return entry, _bad_arxiv_links(entry.links, source, ctx)
 
 
 def _plain_link(
@@ -308,18 +310,24 @@ def _plain_link(
         subject=links[0].subject, kind=Kind.LINK, source=source, title=_text(item, "title"),
         section=_text(item, "section") or section, links=_unique(links), fields=item,
     )  # fmt: skip
-    return entry, []
+    return entry, _bad_arxiv_links(entry.links, source, ctx)
 
 
-def _bad_arxiv_links(entry: Entry, source: Source, ctx: CheckContext) -> list[Finding]:
+def _bad_arxiv_links(links: Iterable[Link], source: Source, ctx: CheckContext) -> list[Finding]:
     """`arxiv-bad-id` for an arxiv.org paper link (url, code, links) whose ID does not parse,
     as the document reader reports it: the catalogue says the same as the list it came from."""
-    bad = [lk for lk in entry.links if is_arxiv_id_url(lk.url) and arxiv_id_in_url(lk.url) is None]
+    bad = [lk for lk in links if is_arxiv_id_url(lk.url) and arxiv_id_in_url(lk.url) is None]
     message = "{} does not hold a valid arXiv identifier"
     return [
         ctx.finding("arxiv-bad-id", lk.subject, source, message.format(lk.url), evidence=lk.url)
         for lk in bad
     ]
+
+
+def arxiv_link(parsed: ArxivId) -> Link:
+    """The paper link of an `arxiv` field: what `link_for` makes of its abs URL, without
+    parsing the URL back (tests/sources/test_yaml_catalog.py holds the two equal)."""
+    return Link("paper", f"https://arxiv.org/abs/{parsed}", parsed.subject, Service.ARXIV)
 
 
 def _extra_links(item: dict[str, Any]) -> list[Link]:

@@ -1,10 +1,11 @@
 """The located-YAML reader's fast paths give what the careful paths give, for any text.
 
-`compose` parses once and counts aliases and depth on the tree; the careful path scans the
-events first. `construct` builds plain trees directly; the careful path is PyYAML's
-constructor. Both are compared on generated documents (values dumped in several styles,
-and token soup with anchors, aliases, tags, merges and deep nesting): the same nodes, the
-same values, or the same located error.
+`compose` parses once (resolving each distinct plain scalar once) and counts aliases and
+depth on the tree; the careful path scans the events first, with PyYAML's own resolver.
+`construct` builds plain trees directly; the careful path is PyYAML's constructor. Both are
+compared on generated documents (values dumped in several styles, and token soup with
+anchors, aliases, tags, merges and deep nesting): the same nodes, the same values, or the
+same located error.
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ from curator.errors import InputError
 from curator.located_yaml import MAX_ALIASES, MAX_DEPTH, compose, construct
 
 
-def _careful_construct(node: yaml.Node, file: str) -> Any:
-    return located_yaml._construct(node, file, located_yaml._Loader(""))
+class _LibyamlLoader(yaml.CSafeLoader):
+    """libyaml's loader with the reader's resolvers and PyYAML's own `resolve`."""
+
+
+_LibyamlLoader.yaml_implicit_resolvers = located_yaml._Loader.yaml_implicit_resolvers
 
 
 def _outcome(text: str, careful: bool) -> tuple[str, str]:
@@ -31,6 +35,7 @@ def _outcome(text: str, careful: bool) -> tuple[str, str]:
     patches = (
         [
             mock.patch.object(located_yaml, "_compose_fast", located_yaml._compose_scanned),
+            mock.patch.object(located_yaml, "_CLoader", _LibyamlLoader),
             mock.patch.object(located_yaml, "_plain", _refuse),
         ]
         if careful
@@ -110,7 +115,8 @@ TOKENS = [
     "- ", "-", "a", "b: ", "c:", ": ", "? ", "&x ", "&y ", "*x", "*y", "!!str ", "!!int ",
     "!!map ", "!!seq ", "!!set ", "!!binary ", "!!timestamp ", "!!python/tuple ", "<<: ", "= ",
     "[", "]", "{", "}", ", ", "'q'", '"d"', "1", "2.5", "true", "~", "2025-12-03", "\n", "\n  ",
-    "\n    ", "|\n  t", "#c", "---\n", "x", "AA", "!local ",
+    "\n    ", "|\n  t", "#c", "---\n", "x", "AA", "!local ", "! ", "0o7", "1e3", ".nan", "Null",
+    "FALSE", "-1", "+2", "0b1", "::", "'",
 ]  # fmt: skip
 
 
@@ -185,3 +191,18 @@ def test_an_aliased_collection_is_one_object_as_pyyaml_builds_it() -> None:
     value = construct(node, "f.yaml")
     assert value == {"a": [1, 2], "b": [1, 2]}
     assert value["a"] is value["b"]
+
+
+@pytest.mark.parametrize("title", ["Q&A", "Plain"])  # with `&`, aliases are counted
+def test_an_ordinary_catalogue_takes_the_fast_paths(title: str) -> None:
+    depth = "x: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n"
+    text = f"section: S\npapers:\n  - {{title: '{title}', arxiv: '2401.00001', tags: [a, 1]}}\n"
+    text += depth
+    careful = mock.Mock(side_effect=AssertionError("took the careful path"))
+    with (
+        mock.patch.object(located_yaml, "_compose_scanned", careful),
+        mock.patch.object(located_yaml, "_construct", careful),
+    ):
+        node = compose(text, "f.yaml")
+        assert node is not None
+        assert construct(node, "f.yaml")["papers"][0]["tags"] == ["a", 1]
