@@ -63,17 +63,20 @@ if _CBase is not None:
     class _CLoader(_CBase):  # type: ignore[misc]
         """CSafeLoader with the same resolvers (no timestamps)."""
 
-        def resolve(self, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self._plain_tags: dict[str, str] = {}
+
+        def resolve(self, kind: Any, value: str, implicit: tuple[bool, bool]) -> Any:
             """The resolver's own answer, found once per distinct plain scalar (keys and tags
             repeat on every item; the regular expressions were a third of composing)."""
             if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
-                return str(super().resolve(kind, value, implicit))
+                return super().resolve(kind, value, implicit)
             if not implicit[0]:
-                return str(self.DEFAULT_SCALAR_TAG)  # quoted or tagged `!`: a string
-            tags: dict[str, str] = self.__dict__.setdefault("_plain_tags", {})
-            tag = tags.get(value)
+                return self.DEFAULT_SCALAR_TAG  # quoted, or tagged `!`: a string
+            tag = self._plain_tags.get(value)
             if tag is None:
-                tag = tags[value] = str(super().resolve(kind, value, implicit))
+                tag = self._plain_tags[value] = super().resolve(kind, value, implicit)
             return tag
 
     _CLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
@@ -259,8 +262,12 @@ def _plain(node: yaml.Node, loader: yaml.SafeLoader, seen: set[int]) -> Any:
     if id(node) in seen:
         raise _Unusual
     seen.add(id(node))
+    # String scalars, most of a list, are read in place rather than through a call each.
     if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
-        return [_plain(child, loader, seen) for child in node.value]
+        return [
+            c.value if c.tag == _STR and isinstance(c, yaml.ScalarNode) else _plain(c, loader, seen)
+            for c in node.value
+        ]
     if not isinstance(node, yaml.MappingNode) or node.tag != _MAP:
         raise _Unusual
     out: dict[Any, Any] = {}
@@ -273,7 +280,11 @@ def _plain(node: yaml.Node, loader: yaml.SafeLoader, seen: set[int]) -> Any:
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, Hashable):
                 raise _Unusual
-        out[key] = _plain(value_node, loader, seen)
+        out[key] = (
+            value_node.value
+            if value_node.tag == _STR and isinstance(value_node, yaml.ScalarNode)
+            else _plain(value_node, loader, seen)
+        )
     return out
 
 

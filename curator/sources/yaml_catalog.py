@@ -246,7 +246,7 @@ def _paper(
         else:
             subject = parsed.subject
             built.append(arxiv_link(parsed))
-    links = [*built, *(link_for(r, _text(item, k)) for r, k in _PAPER_URLS if _text(item, k))]
+    links = [*built, *(link_for(r, url) for r, k in _PAPER_URLS if (url := _text(item, k)))]
     links.extend(_extra_links(item))
     if not subject and links:
         subject = links[0].subject
