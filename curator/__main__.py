@@ -1,5 +1,8 @@
 """`python -m curator` runs the command line."""
 
+from curator import heap
 from curator.cli import main
 
-raise SystemExit(main())
+status = main()
+heap.before_exit()
+raise SystemExit(status)

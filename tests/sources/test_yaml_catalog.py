@@ -55,3 +55,20 @@ def test_the_link_of_an_arxiv_field_is_what_link_for_makes_of_its_url(
     parsed = parse_arxiv_id(spelling.format(raw))
     if parsed is not None:
         assert arxiv_link(parsed) == link_for("paper", f"https://arxiv.org/abs/{parsed}")
+
+
+@pytest.mark.parametrize(
+    ("list_key", "item"),
+    [
+        ("papers", '{title: T, arxiv: "2401.00001", tags: 1}'),
+        ("papers", '{title: T, arxiv: "2401.00001", links: 2.5}'),
+        ("links", '{url: "https://example.org/", also: true}'),
+    ],
+)
+def test_a_number_where_a_list_belongs_is_entry_invalid_not_a_crash(
+    tmp_path: Path, list_key: str, item: str
+) -> None:
+    path = write(tmp_path, f"section: X\n{list_key}:\n  - {item}\n")
+    loaded = load_file(path)
+    assert len(loaded.entries) == 1
+    assert [f.code for f in loaded.findings] == ["entry-invalid"]
