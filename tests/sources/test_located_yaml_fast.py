@@ -206,3 +206,8 @@ def test_an_ordinary_catalogue_takes_the_fast_paths(title: str) -> None:
         node = compose(text, "f.yaml")
         assert node is not None
         assert construct(node, "f.yaml")["papers"][0]["tags"] == ["a", 1]
+
+
+def test_the_fast_loader_has_no_path_resolvers_for_its_hooks_to_skip() -> None:
+    assert not located_yaml._CLoader.yaml_path_resolvers
+    assert located_yaml._CLoader("a: [b]").get_single_node() is not None
