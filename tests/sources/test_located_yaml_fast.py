@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from curator import located_yaml
 from curator.errors import InputError
 from curator.located_yaml import MAX_ALIASES, MAX_DEPTH, compose, construct
+from curator.yaml_tree import Unusual
 
 
 class _LibyamlLoader(yaml.CSafeLoader):
@@ -36,7 +37,7 @@ def _outcome(text: str, careful: bool) -> tuple[str, str]:
         [
             mock.patch.object(located_yaml, "_compose_fast", located_yaml._compose_scanned),
             mock.patch.object(located_yaml, "_CLoader", _LibyamlLoader),
-            mock.patch.object(located_yaml, "_plain", _refuse),
+            mock.patch.object(located_yaml, "plain_values", _refuse),
         ]
         if careful
         else []
@@ -63,7 +64,7 @@ def _outcome(text: str, careful: bool) -> tuple[str, str]:
 
 
 def _refuse(node: yaml.Node, loader: Any, seen: set[int]) -> Any:
-    raise located_yaml._Unusual
+    raise Unusual
 
 
 def _nodes(root: yaml.Node) -> str:
