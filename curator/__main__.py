@@ -1,8 +1,5 @@
 """`python -m curator` runs the command line."""
 
-from curator import heap
-from curator.cli import main
+from curator.cli import run
 
-status = main()
-heap.before_exit()
-raise SystemExit(status)
+raise SystemExit(run())
