@@ -278,6 +278,15 @@ def _child(node: yaml.Node, step: str | int) -> yaml.Node | None:
     return None
 
 
+def item_lines(node: yaml.Node, key: str) -> list[int]:
+    """1-based line of each item of the sequence at mapping key `key`: `line_of(node, [key, i])`
+    for every i at once ([] when `key` holds no sequence)."""
+    items = _child(node, key)
+    if not isinstance(items, yaml.SequenceNode):
+        return []
+    return [int(item.start_mark.line) + 1 for item in items.value]
+
+
 def written_keys(node: yaml.Node, path: list[str | int]) -> list[tuple[str, int]]:
     """(key as written, line) of each key of the mapping at `path`, in document order.
 

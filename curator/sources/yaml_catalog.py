@@ -17,7 +17,7 @@ import yaml
 from curator.context import CheckContext
 from curator.errors import InputError, UsageError
 from curator.heap import bulk_build
-from curator.located_yaml import compose, construct, line_of
+from curator.located_yaml import compose, construct, item_lines, line_of
 from curator.model import Entry, Finding, Kind, Link, Service, Source
 from curator.normalize import (
     ArxivId,
@@ -128,8 +128,10 @@ def load_file(
         errors = file_errors(data, items=True)  # the fatal message as the whole file gives it
     raise_structure_error(errors, node, name)
     section = str(data.get("section", ""))
+    known = {key: item_lines(node, key) for key in LISTS}
     built = [
-        _build(key, index, item, node, name, section, ctx) for key, index, item in _items(data)
+        _build(key, index, item, Source(name, _line(node, known[key], key, index)), section, ctx)
+        for key, index, item in _items(data)
     ]
     if partial is not None:
         errors = item_errors(data, _reported(built, name, partial))
@@ -147,17 +149,16 @@ class _Built:
     findings: list[Finding]
 
 
+def _line(node: yaml.Node, known: list[int], list_key: str, index: int) -> int:
+    """The line of an item: read off the item list, else (a list built by a merge key)
+    as deep as the path goes."""
+    return known[index] if index < len(known) else line_of(node, [list_key, index])
+
+
 def _build(
-    list_key: str,
-    index: int,
-    item: dict[str, Any],
-    node: yaml.Node,
-    name: str,
-    section: str,
-    ctx: CheckContext,
+    list_key: str, index: int, item: dict[str, Any], source: Source, section: str, ctx: CheckContext
 ) -> _Built:
     """The entry and offline findings of one item (schema messages come later)."""
-    source = Source(name, line_of(node, [list_key, index]))
     build = {"papers": _paper, "projects": _project, "links": _plain_link}[list_key]
     entry, offline = build(item, source, section, ctx)
     return _Built(list_key, index, source, entry, offline)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from curator import located_yaml
 from curator.errors import InputError
-from curator.located_yaml import MAX_ALIASES, MAX_DEPTH, compose, construct
+from curator.located_yaml import MAX_ALIASES, MAX_DEPTH, compose, construct, item_lines, line_of
 from curator.yaml_tree import Unusual
 
 
@@ -212,3 +212,15 @@ def test_an_ordinary_catalogue_takes_the_fast_paths(title: str) -> None:
 def test_the_fast_loader_has_no_path_resolvers_for_its_hooks_to_skip() -> None:
     assert not located_yaml._CLoader.yaml_path_resolvers
     assert located_yaml._CLoader("a: [b]").get_single_node() is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(values, max_size=6), st.sampled_from([False, None]))
+def test_item_lines_are_the_lines_line_of_gives(items: list[Any], flow: bool | None) -> None:
+    text = yaml.safe_dump({"section": "S", "papers": items}, default_flow_style=flow)
+    for extra in ("", "papers: [x, y, z, w, v, u, t]\n", "papers: {a: 1}\n"):
+        node = compose(text + extra, "f.yaml")
+        assert node is not None
+        lines = item_lines(node, "papers")
+        assert lines == [line_of(node, ["papers", i]) for i in range(len(lines))]
+    assert item_lines(node, "projects") == []
