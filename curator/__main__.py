@@ -1,5 +1,5 @@
 """`python -m curator` runs the command line."""
 
-from curator.cli import main
+from curator.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -39,3 +39,10 @@ def settled() -> Iterator[None]:
 def keep() -> None:
     """Move every object alive now out of the collector's sight (inside `settled`)."""
     gc.freeze()
+
+
+def before_exit() -> None:
+    """The process ends now: leave what the run built out of the collector's sight, so that
+    shutdown frees it without first searching it for cycles (at 5,000 entries that search
+    is a tenth of a pull-request run)."""
+    gc.freeze()

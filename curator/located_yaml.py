@@ -17,9 +17,7 @@ import yaml
 
 from curator.errors import InputError
 from curator.sources.text import read_text
-
-MAX_ALIASES = 50
-MAX_DEPTH = 64
+from curator.yaml_tree import MAX_ALIASES, MAX_DEPTH, plain_values, within_limits
 
 
 class _Loader(yaml.SafeLoader):
@@ -56,10 +54,33 @@ _Loader.yaml_implicit_resolvers = {
 
 # libyaml (C) parses about ten times faster; the pure-Python loader is the fallback.
 _CBase: Any = getattr(yaml, "CSafeLoader", None)
+_NO_PATHS: dict[Any, Any] = {}  # stays empty
 if _CBase is not None:
 
     class _CLoader(_CBase):  # type: ignore[misc]
         """CSafeLoader with the same resolvers (no timestamps)."""
+
+        # libyaml's composer calls these two around every node, for PyYAML's path resolvers;
+        # this loader has none (the methods would return at once), so C callables taking the
+        # same arguments stand in and save two Python calls per node (a tenth of composing).
+        descend_resolver = staticmethod(_NO_PATHS.get)  # (parent, index) -> index
+        ascend_resolver = staticmethod(tuple)  # () -> ()
+
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self._plain_tags: dict[str, str] = {}
+
+        def resolve(self, kind: Any, value: str, implicit: tuple[bool, bool]) -> Any:
+            """The resolver's own answer, found once per distinct plain scalar (keys and tags
+            repeat on every item; the regular expressions were a third of composing)."""
+            if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
+                return super().resolve(kind, value, implicit)
+            if not implicit[0]:
+                return self.DEFAULT_SCALAR_TAG  # quoted, or tagged `!`: a string
+            tag = self._plain_tags.get(value)
+            if tag is None:
+                tag = self._plain_tags[value] = super().resolve(kind, value, implicit)
+            return tag
 
     _CLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
 
@@ -90,7 +111,26 @@ def _refused(problem: str, event: Any) -> yaml.MarkedYAMLError:
 
 
 def _compose_fast(text: str) -> yaml.Node | None:
-    """Scan the events, then compose, both with libyaml."""
+    """Compose with libyaml, then count aliases and depth on the tree (one parse, not two).
+
+    libyaml itself stops at 1,000 levels, so composing first is safe. When composing fails or
+    a limit is passed, the events are scanned first as before, so the error raised is the
+    same one, at the same place.
+    """
+    loader = _CLoader(text)
+    try:
+        node: yaml.Node | None = loader.get_single_node()
+    except Exception:  # any failure: the careful path below raises it as it always did
+        return _compose_scanned(text)
+    finally:
+        loader.dispose()
+    if node is not None and not within_limits(node, tracks_aliases="&" in text):
+        return _compose_scanned(text)
+    return node
+
+
+def _compose_scanned(text: str) -> yaml.Node | None:
+    """Scan the events (limits refused before any node is built), then compose, with libyaml."""
     scanner = _CLoader(text)
     try:
         _scan(scanner)
@@ -150,7 +190,10 @@ def compose_file(path: Path) -> yaml.Node | None:
 
 def construct(node: yaml.Node, file: str) -> Any:
     """Plain Python values (dict, list, str, int, ...) for a node."""
-    return _construct(node, file, _Loader(""))
+    try:
+        return plain_values(node, _Loader(""), set())
+    except Exception:  # anything unusual: PyYAML's own constructor decides (and raises)
+        return _construct(node, file, _Loader(""))
 
 
 def _construct(node: yaml.Node, file: str, loader: yaml.SafeLoader) -> Any:
@@ -233,6 +276,15 @@ def _child(node: yaml.Node, step: str | int) -> yaml.Node | None:
         item = node.value[step]
         return item if isinstance(item, yaml.Node) else None
     return None
+
+
+def item_lines(node: yaml.Node, key: str) -> list[int]:
+    """1-based line of each item of the sequence at mapping key `key`: `line_of(node, [key, i])`
+    for every i at once ([] when `key` holds no sequence)."""
+    items = _child(node, key)
+    if not isinstance(items, yaml.SequenceNode):
+        return []
+    return [int(item.start_mark.line) + 1 for item in items.value]
 
 
 def written_keys(node: yaml.Node, path: list[str | int]) -> list[tuple[str, int]]:

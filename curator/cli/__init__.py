@@ -9,7 +9,7 @@ so `curator --version` stays fast.
 
 from __future__ import annotations
 
-from curator.cli.app import build_parser, main
+from curator.cli.app import build_parser, main, run
 from curator.cli.check import emit, exit_status, options_from
 
-__all__ = ["build_parser", "emit", "exit_status", "main", "options_from"]
+__all__ = ["build_parser", "emit", "exit_status", "main", "options_from", "run"]

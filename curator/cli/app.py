@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from curator import __version__
+from curator import __version__, heap
 from curator.cli import check, discover, lists, publish, scope
 from curator.errors import CuratorError
 
@@ -58,6 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("curator: interrupted", file=sys.stderr)
         return 130
+
+
+def run() -> int:
+    """The `curator` command and `python -m curator`: `main` in a process that ends with it."""
+    status = main()
+    heap.before_exit()
+    return status
 
 
 def _fail(message: str) -> None:

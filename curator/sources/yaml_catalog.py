@@ -7,61 +7,37 @@ file and line. Problems inside one entry (missing field, bad date, unknown key) 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from functools import cache
-from importlib import resources
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from curator.context import CheckContext
-from curator.errors import InputError
+from curator.errors import InputError, UsageError
 from curator.heap import bulk_build
-from curator.located_yaml import compose, construct, line_of, written_keys
-from curator.model import Entry, Finding, Kind, Link, Source
+from curator.located_yaml import compose, construct, item_lines, line_of
+from curator.model import Entry, Finding, Kind, Link, Service, Source
 from curator.normalize import (
+    ArxivId,
     arxiv_id_in_url,
     is_arxiv_id_url,
     link_for,
     parse_arxiv_id,
     url_subject,
 )
+from curator.select import changed_lines, select_changed
+from curator.sources.catalog_schema import (
+    LISTS,
+    file_errors,
+    item_errors,
+    messages,
+    raise_structure_error,
+    schema,
+)
 from curator.sources.interface import Loaded
 from curator.sources.text import read_text
-
-#: The keys whose lists hold the items (entries) of a catalogue file.
-_LISTS = ("papers", "projects", "links")
-
-
-@cache
-def schema() -> dict[str, Any]:
-    """The catalogue JSON Schema shipped with curator (published as data/schema.json)."""
-    text = resources.files("curator").joinpath("schema/catalog.schema.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
-@cache
-def _validator() -> jsonschema.protocols.Validator:
-    cls = jsonschema.validators.validator_for(schema())
-    # Local `$ref`s inlined once: resolving them per item is a third of validation time.
-    flat = _inline(schema(), schema()["$defs"])
-    return cls(flat, format_checker=cls.FORMAT_CHECKER)
-
-
-def _inline(node: Any, defs: dict[str, Any]) -> Any:
-    """The schema with every `{"$ref": "#/$defs/NAME"}` replaced by its definition."""
-    if isinstance(node, list):
-        return [_inline(item, defs) for item in node]
-    if not isinstance(node, dict):
-        return node
-    if "$ref" in node:
-        target = _inline(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
-        return {**target, **{k: _inline(v, defs) for k, v in node.items() if k != "$ref"}}
-    return {k: _inline(v, defs) for k, v in node.items() if k != "$defs"}
 
 
 def display_path(path: Path) -> str:
@@ -96,7 +72,8 @@ class CatalogSource:
         entries: list[Entry] = []
         findings: list[Finding] = []
         for file, name in zip(files, names, strict=True):
-            got = load_file(file, self.context, check_items=changed is None or name in changed)
+            lines = changed.get(name) if changed is not None else None
+            got = load_file(file, self.context, changed is None or name in changed, lines)
             entries.extend(got.entries)
             findings.extend(got.findings)
         return Loaded(tuple(entries), tuple(findings), tuple(names))
@@ -107,9 +84,6 @@ class CatalogSource:
         ref = self.context.options.changed_since
         if not ref:
             return None
-        from curator.errors import UsageError
-        from curator.select import changed_lines
-
         try:
             return changed_lines(ref, names, Path.cwd())
         except UsageError:
@@ -128,12 +102,19 @@ def catalog_files(path: Path) -> list[Path]:
     return files
 
 
-def load_file(path: Path, context: CheckContext | None = None, check_items: bool = True) -> Loaded:
+def load_file(
+    path: Path,
+    context: CheckContext | None = None,
+    check_items: bool = True,
+    lines: set[int] | None = None,
+) -> Loaded:
     """Entries and offline findings of one catalogue file (severities from `context`).
 
     Without `check_items` only the file's structure is validated, not each item: a pull-request
     run reports no finding of a file the pull request left unchanged, and at 5,000 entries
-    validating every item would be half of its time.
+    validating every item would be half of its time. With `lines` (the lines a pull request
+    changed) only the items whose findings that run reports are validated: those on a changed
+    line and those whose entry it checks.
     """
     ctx = context or CheckContext()
     name = display_path(path)
@@ -141,99 +122,66 @@ def load_file(path: Path, context: CheckContext | None = None, check_items: bool
     if node is None:
         raise InputError("empty catalogue file (needs `section` and `papers` or `projects`)", name)
     data = construct(node, name)
-    checked = data if check_items else _without_items(data)
-    errors = sorted(_validator().iter_errors(checked), key=lambda e: _path_key(e.absolute_path))
-    _raise_structure_error(errors, node, name)
-    bad_items = _item_errors(errors, node, name)
-    return _entries(data, node, name, bad_items, ctx)
+    partial = lines if check_items else None
+    errors = file_errors(data, items=check_items and partial is None)
+    if errors and partial is not None:
+        errors = file_errors(data, items=True)  # the fatal message as the whole file gives it
+    raise_structure_error(errors, node, name)
+    section = str(data.get("section", ""))
+    known = {key: item_lines(node, key) for key in LISTS}
+    built = [
+        _build(key, index, item, Source(name, _line(node, known[key], key, index)), section, ctx)
+        for key, index, item in _items(data)
+    ]
+    if partial is not None:
+        errors = item_errors(data, _reported(built, name, partial))
+    return _entries(built, messages(errors, node, name), name, ctx)
 
 
-def _without_items(data: Any) -> Any:
-    """The file with its item lists emptied (a list key that holds no list is kept as is)."""
-    if not isinstance(data, dict):
-        return data
-    return {k: [] if k in _LISTS and isinstance(v, list) else v for k, v in data.items()}
+@dataclass(frozen=True)
+class _Built:
+    """One item read: where it is, its entry (None when it has no identity), its findings."""
+
+    list_key: str
+    index: int
+    source: Source
+    entry: Entry | None
+    findings: list[Finding]
 
 
-def _raise_structure_error(errors: list[Any], node: yaml.Node, name: str) -> None:
-    """Fatal: the file is not a catalogue file at all (errors outside the item lists)."""
-    for err in errors:
-        path = list(err.absolute_path)
-        if len(path) >= 2 and path[0] in _LISTS and isinstance(path[1], int):
-            continue
-        extra = _unknown_key(err, node, path)
-        if extra:
-            allowed = ", ".join(schema()["properties"])
-            raise InputError(f"unknown key {extra[0]!r} (allowed: {allowed})", name, extra[1])
-        where = "/".join(str(p) for p in path) or "top level"
-        raise InputError(f"not a catalogue file: {where}: {_plain(err)}", name, line_of(node, path))
+def _line(node: yaml.Node, known: list[int], list_key: str, index: int) -> int:
+    """The line of an item: read off the item list, else (a list built by a merge key)
+    as deep as the path goes."""
+    return known[index] if index < len(known) else line_of(node, [list_key, index])
 
 
-def _item_errors(errors: list[Any], node: yaml.Node, name: str) -> dict[tuple[str, int], list[str]]:
-    """Schema messages per (list, index) with the line of the offending key or value."""
-    out: dict[tuple[str, int], list[str]] = {}
-    for err in errors:
-        path = list(err.absolute_path)
-        if len(path) < 2:
-            continue
-        key = (str(path[0]), int(path[1]))
-        out.setdefault(key, []).append(_located(err, node, path, name))
-    return out
+def _build(
+    list_key: str, index: int, item: dict[str, Any], source: Source, section: str, ctx: CheckContext
+) -> _Built:
+    """The entry and offline findings of one item (schema messages come later)."""
+    build = {"papers": _paper, "projects": _project, "links": _plain_link}[list_key]
+    entry, offline = build(item, source, section, ctx)
+    return _Built(list_key, index, source, entry, offline)
 
 
-def _located(err: Any, node: yaml.Node, path: list[Any], name: str) -> str:
-    """`line N: message` for one schema error inside an item."""
-    extra = _unknown_key(err, node, path)
-    if extra:
-        return f"line {extra[1]}: unknown key {extra[0]!r}"
-    return f"line {line_of(node, path)}: {'/'.join(map(str, path[2:])) or 'entry'}: {_plain(err)}"
-
-
-def _path_key(path: Any) -> list[tuple[int, int | str]]:
-    """A sort key for a schema error path whose steps may mix indexes and keys."""
-    return [(0, step) if isinstance(step, int) else (1, str(step)) for step in path]
-
-
-def _unknown_key(err: Any, node: yaml.Node, path: list[Any]) -> tuple[str, int] | None:
-    """For an unknown-key error: the first such key as written, with its line; else None.
-
-    Read from the YAML nodes: a key need not load as a string (`1:`, `~:`, `true:`).
-    """
-    if err.validator != "additionalProperties" or not isinstance(err.schema, dict):
-        return None
-    allowed = err.schema.get("properties", {})
-    return next(((k, line) for k, line in written_keys(node, path) if k not in allowed), None)
-
-
-def _plain(err: Any) -> str:
-    """A short schema message; dates get a human sentence."""
-    if err.validator == "pattern" and "0[1-9]" in str(err.validator_value):
-        return f"{err.instance!r} is not a date YYYY-MM-DD, YYYY-MM or YYYY (two-digit month, day)"
-    if err.validator == "anyOf" and isinstance(err.instance, dict):
-        return "needs `arxiv` (an arXiv ID) or `url` (for other venues)"
-    message = str(err.message)
-    return message if len(message) <= 200 else message[:197] + "..."
+def _reported(built: list[_Built], name: str, lines: set[int]) -> list[tuple[str, int]]:
+    """The items a pull-request run reports on: on a changed line, or at an entry it checks
+    (the select stage's own choice: pipeline.Selection.keeps)."""
+    entries = [b.entry for b in built if b.entry is not None]
+    keep = lines | {e.source.line for e in select_changed(entries, {name: lines})}
+    return [(b.list_key, b.index) for b in built if b.source.line in keep]
 
 
 def _entries(
-    data: dict[str, Any],
-    node: yaml.Node,
-    name: str,
-    bad: dict[tuple[str, int], list[str]],
-    ctx: CheckContext,
+    built: list[_Built], bad: dict[tuple[str, int], list[str]], name: str, ctx: CheckContext
 ) -> Loaded:
-    """Build entries; invalid items yield `entry-invalid` (and an entry when identifiable)."""
-    section = str(data.get("section", ""))
+    """Entries, and `entry-invalid` for the items the schema refuses."""
     entries: list[Entry] = []
     findings: list[Finding] = []
-    for list_key, index, item in _items(data):
-        source = Source(name, line_of(node, [list_key, index]))
-        build = {"papers": _paper, "projects": _project, "links": _plain_link}[list_key]
-        entry, offline = build(item, source, section, ctx)
-        findings.extend(offline)
-        if entry is not None:
-            findings.extend(_bad_arxiv_links(entry, source, ctx))
-        problems = bad.get((list_key, index), [])
+    for item in built:
+        entry, source = item.entry, item.source
+        findings.extend(item.findings)
+        problems = bad.get((item.list_key, item.index), [])
         if problems:
             subject = entry.subject if entry else f"{name}:{source.line}"
             findings.append(
@@ -241,7 +189,7 @@ def _entries(
                     "entry-invalid",
                     subject,
                     source,
-                    f"{list_key[:-1]} does not match the catalogue schema",
+                    f"{item.list_key[:-1]} does not match the catalogue schema",
                     evidence="; ".join(problems),
                     suggestion="see data/schema.json and the README's catalogue section",
                 )
@@ -251,10 +199,21 @@ def _entries(
     return Loaded(tuple(entries), tuple(findings))
 
 
+#: A paper's own links besides its arXiv ID: (role, key).
+_PAPER_URLS = (("paper", "url"), ("code", "code"))
+
+
 def _items(data: dict[str, Any]) -> Iterator[tuple[str, int, dict[str, Any]]]:
-    for list_key in _LISTS:
+    for list_key in LISTS:
         for index, item in enumerate(data.get(list_key) or []):
             yield list_key, index, item if isinstance(item, dict) else {}
+
+
+def _many(item: dict[str, Any], key: str) -> Iterable[Any]:
+    """The values under `key` to go through; none when it holds a single number or flag (the
+    schema reports it; reading it must not crash)."""
+    value = item.get(key)
+    return value if isinstance(value, Iterable) else ()
 
 
 def _text(item: dict[str, Any], key: str) -> str:
@@ -267,7 +226,7 @@ def _paper(
 ) -> tuple[Entry | None, list[Finding]]:
     """A paper entry: subject from `arxiv`, else from `url`."""
     findings: list[Finding] = []
-    links: list[Link] = []
+    built: list[Link] = []
     subject = ""
     raw_id = _text(item, "arxiv")
     if raw_id:
@@ -287,16 +246,14 @@ def _paper(
             )
         else:
             subject = parsed.subject
-            links.append(link_for("paper", f"https://arxiv.org/abs/{parsed}"))
-    for role, key in (("paper", "url"), ("code", "code")):
-        if _text(item, key):
-            links.append(link_for(role, _text(item, key)))
+            built.append(arxiv_link(parsed))
+    links = [*built, *(link_for(r, url) for r, k in _PAPER_URLS if (url := _text(item, k)))]
     links.extend(_extra_links(item))
     if not subject and links:
         subject = links[0].subject
     if not subject:
         return None, findings
-    tags = tuple(str(t) for t in item.get("tags") or () if isinstance(t, str | int | float))
+    tags = tuple(str(t) for t in _many(item, "tags") if isinstance(t, str | int | float))
     entry = Entry(
         subject=subject,
         kind=Kind.PAPER,
@@ -311,7 +268,8 @@ def _paper(
         fields=item,
         short_title=item.get("short_title") is True,
     )
-    return entry, findings
+    # The link made from a parsed `arxiv` field (first, so kept) is well formed by design.
+    return entry, [*findings, *_bad_arxiv_links(entry.links[len(built) :], source, ctx)]
 
 
 def _project(
@@ -338,7 +296,7 @@ def _project(
         summary_zh=_text(item, "description_zh"),
         fields=item,
     )
-    return entry, []
+    return entry, _bad_arxiv_links(entry.links, source, ctx)
 
 
 def _plain_link(
@@ -347,19 +305,19 @@ def _plain_link(
     """A plain link of the list: checked like any link, with no paper or project behind it."""
     if not _text(item, "url"):
         return None, []
-    also = [u.strip() for u in item.get("also") or () if isinstance(u, str) and u.strip()]
+    also = [u.strip() for u in _many(item, "also") if isinstance(u, str) and u.strip()]
     links = [link_for("url", url) for url in (_text(item, "url"), *also)]
     entry = Entry(
         subject=links[0].subject, kind=Kind.LINK, source=source, title=_text(item, "title"),
         section=_text(item, "section") or section, links=_unique(links), fields=item,
     )  # fmt: skip
-    return entry, []
+    return entry, _bad_arxiv_links(entry.links, source, ctx)
 
 
-def _bad_arxiv_links(entry: Entry, source: Source, ctx: CheckContext) -> list[Finding]:
+def _bad_arxiv_links(links: Iterable[Link], source: Source, ctx: CheckContext) -> list[Finding]:
     """`arxiv-bad-id` for an arxiv.org paper link (url, code, links) whose ID does not parse,
     as the document reader reports it: the catalogue says the same as the list it came from."""
-    bad = [lk for lk in entry.links if is_arxiv_id_url(lk.url) and arxiv_id_in_url(lk.url) is None]
+    bad = [lk for lk in links if is_arxiv_id_url(lk.url) and arxiv_id_in_url(lk.url) is None]
     message = "{} does not hold a valid arXiv identifier"
     return [
         ctx.finding("arxiv-bad-id", lk.subject, source, message.format(lk.url), evidence=lk.url)
@@ -367,9 +325,15 @@ def _bad_arxiv_links(entry: Entry, source: Source, ctx: CheckContext) -> list[Fi
     ]
 
 
+def arxiv_link(parsed: ArxivId) -> Link:
+    """The paper link of an `arxiv` field: what `link_for` makes of its abs URL, without
+    parsing the URL back (tests/sources/test_yaml_catalog.py holds the two equal)."""
+    return Link("paper", f"https://arxiv.org/abs/{parsed}", parsed.subject, Service.ARXIV)
+
+
 def _extra_links(item: dict[str, Any]) -> list[Link]:
     out = []
-    for link in item.get("links") or ():
+    for link in _many(item, "links"):
         if isinstance(link, dict) and isinstance(link.get("url"), str) and link["url"].strip():
             out.append(link_for(str(link.get("role", "other")), link["url"]))
     return out

@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from curator.errors import InputError
-from curator.sources.yaml_catalog import load_file
+from curator.normalize import link_for, parse_arxiv_id
+from curator.sources.yaml_catalog import arxiv_link, load_file
 
 PAPER = '  - title: "T"\n    date: "2024-01-02"\n    arxiv: "2401.00001"\n'
 
@@ -34,3 +37,38 @@ def test_item_key_that_is_not_a_string_is_entry_invalid_with_its_line(tmp_path: 
     (finding,) = loaded.findings
     assert finding.code == "entry-invalid"
     assert finding.evidence == "line 6: unknown key '7'"
+
+
+ids = st.one_of(
+    st.from_regex(r"\A\d{4}\.\d{4,5}(v\d{1,3})?\Z"),
+    st.from_regex(r"\A[a-z][a-z-]{0,12}(\.[A-Z]{2})?/\d{7}(v\d{1,2})?\Z"),
+    st.text(max_size=20),
+)
+spellings = st.sampled_from(["{}", "arXiv:{}", " {} ", "https://arxiv.org/pdf/{}", "{}.pdf"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(ids, spellings)
+def test_the_link_of_an_arxiv_field_is_what_link_for_makes_of_its_url(
+    raw: str, spelling: str
+) -> None:
+    parsed = parse_arxiv_id(spelling.format(raw))
+    if parsed is not None:
+        assert arxiv_link(parsed) == link_for("paper", f"https://arxiv.org/abs/{parsed}")
+
+
+@pytest.mark.parametrize(
+    ("list_key", "item"),
+    [
+        ("papers", '{title: T, arxiv: "2401.00001", tags: 1}'),
+        ("papers", '{title: T, arxiv: "2401.00001", links: 2.5}'),
+        ("links", '{url: "https://example.org/", also: true}'),
+    ],
+)
+def test_a_number_where_a_list_belongs_is_entry_invalid_not_a_crash(
+    tmp_path: Path, list_key: str, item: str
+) -> None:
+    path = write(tmp_path, f"section: X\n{list_key}:\n  - {item}\n")
+    loaded = load_file(path)
+    assert len(loaded.entries) == 1
+    assert [f.code for f in loaded.findings] == ["entry-invalid"]
