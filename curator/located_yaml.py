@@ -54,17 +54,10 @@ _Loader.yaml_implicit_resolvers = {
 
 # libyaml (C) parses about ten times faster; the pure-Python loader is the fallback.
 _CBase: Any = getattr(yaml, "CSafeLoader", None)
-_NO_PATHS: dict[Any, Any] = {}  # stays empty
 if _CBase is not None:
 
     class _CLoader(_CBase):  # type: ignore[misc]
         """CSafeLoader with the same resolvers (no timestamps)."""
-
-        # libyaml's composer calls these two around every node, for PyYAML's path resolvers;
-        # this loader has none (the methods would return at once), so C callables taking the
-        # same arguments stand in and save two Python calls per node (a tenth of composing).
-        descend_resolver = staticmethod(_NO_PATHS.get)  # (parent, index) -> index
-        ascend_resolver = staticmethod(tuple)  # () -> ()
 
         def __init__(self, stream: str) -> None:
             super().__init__(stream)

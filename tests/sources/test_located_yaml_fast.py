@@ -209,11 +209,6 @@ def test_an_ordinary_catalogue_takes_the_fast_paths(title: str) -> None:
         assert construct(node, "f.yaml")["papers"][0]["tags"] == ["a", 1]
 
 
-def test_the_fast_loader_has_no_path_resolvers_for_its_hooks_to_skip() -> None:
-    assert not located_yaml._CLoader.yaml_path_resolvers
-    assert located_yaml._CLoader("a: [b]").get_single_node() is not None
-
-
 @settings(max_examples=200, deadline=None)
 @given(st.lists(values, max_size=6), st.sampled_from([False, None]))
 def test_item_lines_are_the_lines_line_of_gives(items: list[Any], flow: bool | None) -> None:
