@@ -40,7 +40,7 @@ def _shallow(node: yaml.Node, depth: int) -> bool:
 
 
 def _aliases_within_limits(root: yaml.Node) -> bool:
-    """`_within_limits` for a tree with aliases: visited in document order, an alias is a node
+    """`within_limits` for a tree with aliases: visited in document order, an alias is a node
     met again (not entered again); only collections add depth."""
     seen: set[int] = set()
     aliases = 0
@@ -81,7 +81,7 @@ def plain_values(node: yaml.Node, loader: yaml.SafeLoader, seen: set[int]) -> An
     """The values of a tree of plain strings, lists and mappings, built directly: what
     SafeLoader builds, at a third of its cost (no per-node bookkeeping). Other scalars are
     built by `loader`; a shared collection (an alias) or an unusual tag or key raises
-    `_Unusual`, and so does every constructor error (which PyYAML then reports itself)."""
+    `Unusual`, and so does every constructor error (which PyYAML then reports itself)."""
     if isinstance(node, yaml.ScalarNode):
         return node.value if node.tag == _STR else loader.construct_object(node, deep=True)
     if id(node) in seen:
