@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import astuple
-from functools import cache
-from pathlib import Path
 from typing import Any
 
+from curator.digest import code_digest
 from curator.resolvers.cache import Cache
 from curator.scope.decision import Decision, PaperText
 from curator.scope.engine import decide
@@ -26,7 +24,6 @@ from curator.scope.rules import ScopeRules
 
 #: The cache's service name for decisions.
 SERVICE = "scope"
-_PACKAGE = Path(__file__).resolve().parent.parent
 #: The code a decision depends on: the scope engine and the verdicts and codes it names.
 _ENGINE = (
     "scope/decision.py",
@@ -39,17 +36,10 @@ _ENGINE = (
 )
 
 
-@cache
 def engine_digest() -> str | None:
     """A digest of the engine's source and the Python running it (its `re` and Unicode data
     decide what a phrase matches); None when the source cannot be read (then nothing is kept)."""
-    digest = hashlib.sha256(sys.version.encode())
-    try:
-        for name in _ENGINE:
-            digest.update(name.encode() + b"\0" + (_PACKAGE / name).read_bytes())
-    except OSError:
-        return None
-    return digest.hexdigest()
+    return code_digest(_ENGINE)
 
 
 def stored(decision: Decision) -> dict[str, Any]:

@@ -98,8 +98,10 @@ def lst(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     double = ArxivDouble(
         {
             r["id"]: Paper(
-                r["id"], r["title"], abstract=r["source_abstract"], published=f"20{r['id'][:2]}-"
-                f"{r['id'][2:4]}-01T00:00:00Z"
+                r["id"],
+                r["title"],
+                abstract=r["source_abstract"],
+                published=f"20{r['id'][:2]}-{r['id'][2:4]}-01T00:00:00Z",
             )
             for r in chosen
         }
@@ -107,7 +109,7 @@ def lst(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
     monkeypatch.setenv("CURATOR_CACHE", str(tmp_path / "cache.sqlite"))
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
-    (tmp_path / "pyproject.toml").write_text('[tool.curator]\narxiv_delay = 0.0\n')
+    (tmp_path / "pyproject.toml").write_text("[tool.curator]\narxiv_delay = 0.0\n")
     items = "".join(
         f'  - title: "{r["title"]}"\n    arxiv: "{r["id"]}"\n    date: "20{r["id"][:2]}-'
         f'{r["id"][2:4]}"\n'
