@@ -31,6 +31,7 @@ from curator.rulefiles import load_rules, scope_not_checked
 from curator.sources.interface import Loaded, Source
 
 if TYPE_CHECKING:
+    from curator.resolvers.cache import Cache
     from curator.scope.records import Record
 
 #: Service -> its resolver: a new service is its resolver's file plus one line here (and its
@@ -49,14 +50,16 @@ CHECKS: dict[Service, Check] = {
 }
 
 
-def _catalogue(context: CheckContext) -> Source:
-    """The YAML catalogue reader (jsonschema is imported only for a run that reads one)."""
+def _catalogue(context: CheckContext, cache: Cache | None) -> Source:
+    """The YAML catalogue reader (jsonschema is imported only for a run that validates a
+    file); with the run's cache, files that passed the schema before are not validated again."""
+    from curator.sources.catalog_schema import CleanFiles
     from curator.sources.yaml_catalog import CatalogSource
 
-    return CatalogSource(context)
+    return CatalogSource(context, CleanFiles.over(cache) if cache is not None else None)
 
 
-def _document(context: CheckContext) -> Source:
+def _document(context: CheckContext, cache: Cache | None) -> Source:
     """The awesome-list document reader (markdown-it only for a run that reads a document)."""
     from curator.sources.document import DocumentSource
 
@@ -64,7 +67,7 @@ def _document(context: CheckContext) -> Source:
 
 
 #: Source formats by file suffix ("" = a folder), each built with the run's context.
-SOURCES: dict[str, Callable[[CheckContext], Source]] = {
+SOURCES: dict[str, Callable[[CheckContext, Cache | None], Source]] = {
     "": _catalogue,
     ".yaml": _catalogue,
     ".yml": _catalogue,
@@ -83,9 +86,12 @@ class Resolved:
 
 
 # -- load ---------------------------------------------------------------------------------
-def load(paths: Sequence[str], context: CheckContext | None = None) -> Loaded:
+def load(
+    paths: Sequence[str], context: CheckContext | None = None, cache: Cache | None = None
+) -> Loaded:
     """Read every path with the source for its kind (folder, YAML file, Markdown document);
-    findings made while reading take the severities of `context` (the run's configuration)."""
+    findings made while reading take the severities of `context` (the run's configuration).
+    With the run's `cache`, what a source worked out before from the same text is reused."""
     ctx = context or CheckContext()
     entries: list[Entry] = []
     findings: list[Finding] = []
@@ -98,7 +104,7 @@ def load(paths: Sequence[str], context: CheckContext | None = None) -> Loaded:
         source = SOURCES.get("" if path.is_dir() else path.suffix.lower())
         if source is None:
             raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
-        got = source(ctx).load(path)
+        got = source(ctx, cache).load(path)
         entries.extend(got.entries)
         findings.extend(got.findings)
         files.extend(got.files)
@@ -281,7 +287,7 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
 def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
     started = time.monotonic()
     ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
-    loaded = load(options.paths, ctx)
+    loaded = _load_with_cache(options, ctx)
     heap.keep()  # the list lives until the report is written
     selection = select(loaded, options)
     chosen = selection.entries
@@ -317,6 +323,17 @@ def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
     )
+
+
+def _load_with_cache(options: Options, ctx: CheckContext) -> Loaded:
+    """The load stage with the run's cache open (closed before the services are asked)."""
+    from curator.resolvers.cache import Cache
+
+    cache = Cache(None if options.no_cache else options.resolved_cache_path())
+    try:
+        return load(options.paths, ctx, cache)
+    finally:
+        cache.close()
 
 
 def skipped_note(options: Options) -> list[str]:

@@ -7,17 +7,22 @@ paths, without validating thousands of unchanged items.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 
+from curator.digest import code_digest
 from curator.errors import InputError
 from curator.located_yaml import line_of, written_keys
+from curator.resolvers.cache import Cache
+
+if TYPE_CHECKING:
+    import jsonschema
 
 #: The keys whose lists hold the items (entries) of a catalogue file.
 LISTS = ("papers", "projects", "links")
@@ -36,6 +41,9 @@ def schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> jsonschema.protocols.Validator:
+    # Imported here: a run whose files are all known clean (CleanFiles) never needs it.
+    import jsonschema
+
     cls = jsonschema.validators.validator_for(schema())
     # Local `$ref`s inlined once: resolving them per item is a third of validation time.
     flat = _inline(schema(), schema()["$defs"])
@@ -152,3 +160,45 @@ def _plain(err: Any) -> str:
         return "needs `arxiv` (an arXiv ID) or `url` (for other venues)"
     message = str(err.message)
     return message if len(message) <= 200 else message[:197] + "..."
+
+
+#: What decides whether a file's text passes the schema: how it is read and how validated.
+_CODE = (
+    "located_yaml.py",
+    "yaml_tree.py",
+    "sources/catalog_schema.py",
+    "schema/catalog.schema.json",
+)
+
+
+class CleanFiles:
+    """Catalogue files that passed the whole schema, remembered in the cache by a digest of
+    their text and of the code that read and validated them (and its libraries), so that an
+    unchanged file is not validated again. Only a clean pass is kept: a file with a problem
+    is validated on every run, and any change to it or to that code is a new key."""
+
+    SERVICE = "schema"
+
+    def __init__(self, cache: Cache, code: str) -> None:
+        self.cache = cache
+        self.code = code
+
+    @classmethod
+    def over(cls, cache: Cache) -> CleanFiles | None:
+        """The memo over an open cache; None when there is none or the code cannot be read."""
+        code = code_digest(_CODE, ("jsonschema", "PyYAML"))
+        if not cache.enabled or code is None:
+            return None
+        return cls(cache, code + ("+libyaml" if hasattr(yaml, "CSafeLoader") else ""))
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha256(f"{self.code}\0{text}".encode()).hexdigest()
+
+    def known(self, text: str) -> bool:
+        """True when exactly this text passed the schema before."""
+        item = self.cache.get(self.SERVICE, self._key(text))
+        return item is not None and item.value == {"clean": True}
+
+    def remember(self, text: str) -> None:
+        """Keep that this text passed the whole schema."""
+        self.cache.put(self.SERVICE, self._key(text), {"clean": True})

@@ -30,6 +30,8 @@ from curator.normalize import (
 from curator.select import changed_lines, select_changed
 from curator.sources.catalog_schema import (
     LISTS,
+    CleanFiles,
+    Located,
     file_errors,
     item_errors,
     messages,
@@ -53,8 +55,11 @@ class CatalogSource:
 
     name = "yaml"
 
-    def __init__(self, context: CheckContext | None = None) -> None:
+    def __init__(
+        self, context: CheckContext | None = None, clean: CleanFiles | None = None
+    ) -> None:
         self.context = context or CheckContext()
+        self.clean = clean
 
     def accepts(self, path: Path) -> bool:
         """Folders and .yaml/.yml files."""
@@ -73,7 +78,9 @@ class CatalogSource:
         findings: list[Finding] = []
         for file, name in zip(files, names, strict=True):
             lines = changed.get(name) if changed is not None else None
-            got = load_file(file, self.context, changed is None or name in changed, lines)
+            got = load_file(
+                file, self.context, changed is None or name in changed, lines, self.clean
+            )
             entries.extend(got.entries)
             findings.extend(got.findings)
         return Loaded(tuple(entries), tuple(findings), tuple(names))
@@ -107,6 +114,7 @@ def load_file(
     context: CheckContext | None = None,
     check_items: bool = True,
     lines: set[int] | None = None,
+    clean: CleanFiles | None = None,
 ) -> Loaded:
     """Entries and offline findings of one catalogue file (severities from `context`).
 
@@ -114,18 +122,19 @@ def load_file(
     run reports no finding of a file the pull request left unchanged, and at 5,000 entries
     validating every item would be half of its time. With `lines` (the lines a pull request
     changed) only the items whose findings that run reports are validated: those on a changed
-    line and those whose entry it checks.
+    line and those whose entry it checks. A file `clean` knows passed the whole schema before
+    is not validated again.
     """
     ctx = context or CheckContext()
     name = display_path(path)
-    node = compose(read_text(path, name), name)
+    text = read_text(path, name)
+    node = compose(text, name)
     if node is None:
         raise InputError("empty catalogue file (needs `section` and `papers` or `projects`)", name)
     data = construct(node, name)
-    partial = lines if check_items else None
-    errors = file_errors(data, items=check_items and partial is None)
-    if errors and partial is not None:
-        errors = file_errors(data, items=True)  # the fatal message as the whole file gives it
+    known_clean = clean is not None and clean.known(text)
+    partial = lines if check_items and not known_clean else None
+    errors = [] if known_clean else _file_errors(data, check_items, partial, clean, text)
     raise_structure_error(errors, node, name)
     section = str(data.get("section", ""))
     known = {key: item_lines(node, key) for key in LISTS}
@@ -136,6 +145,20 @@ def load_file(
     if partial is not None:
         errors = item_errors(data, _reported(built, name, partial))
     return _entries(built, messages(errors, node, name), name, ctx)
+
+
+def _file_errors(
+    data: Any, check_items: bool, partial: set[int] | None, clean: CleanFiles | None, text: str
+) -> list[Located]:
+    """The file's schema errors: its structure and items, or its structure alone (`partial`
+    adds the items a pull request touched later; no `check_items`: none). A whole file that
+    passes is remembered in `clean`."""
+    errors = file_errors(data, items=check_items and partial is None)
+    if errors and partial is not None:
+        errors = file_errors(data, items=True)  # the fatal message as the whole file gives it
+    if not errors and check_items and partial is None and clean is not None:
+        clean.remember(text)
+    return errors
 
 
 @dataclass(frozen=True)
