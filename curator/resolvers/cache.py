@@ -2,8 +2,10 @@
 
 Only answers a service really gave are stored: found, moved, and "not found" (fresh for a
 short TTL of its own). Errors and unverified results never are, so an outage cannot poison
-later runs. WAL journaling and a busy timeout let two runs share one file; only a file SQLite
-calls corrupt is set aside and rebuilt with a warning, and nothing else is ever moved.
+later runs. Apart from them (`keep`, `recall`) it holds what curator worked out itself from
+an input, keyed by a digest of that input and of the code. WAL journaling and a busy timeout
+let two runs share one file; only a file SQLite calls corrupt is set aside and rebuilt with a
+warning, and nothing else is ever moved.
 
 `Cache.split` is the one freshness rule of every resolver: an entry younger than the TTL
 (any age when offline) is a cache hit, an offline miss is Unverified, the rest is asked.
@@ -36,6 +38,11 @@ CREATE TABLE IF NOT EXISTS entries (
 )
 """
 # Times of the last request to a service, shared by every run using this cache file.
+# What curator worked out itself from an input (scope decisions, files that passed the schema),
+# keyed by a digest of that input and of the code (curator/digest.py): apart from the services'
+# answers, so that nothing of it is ever taken for one.
+_KEPT = _SCHEMA.replace("entries", "kept")
+_TABLES = frozenset({"entries", "kept"})
 _STAMPS = "CREATE TABLE IF NOT EXISTS stamps (name TEXT PRIMARY KEY, at REAL NOT NULL)"
 _VERSION = 1
 #: Seconds a run waits for another run's lock on the file (SQLite's busy timeout).
@@ -175,6 +182,7 @@ class Cache:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute(_SCHEMA)
             db.execute(_STAMPS)
+            db.execute(_KEPT)
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, _VERSION):
                 db.execute("DELETE FROM entries")
@@ -206,16 +214,19 @@ class Cache:
                 return None
         return None if row is None else _item(*row)
 
-    def get_many(self, service: str, subjects: list[str]) -> dict[str, CacheItem]:
-        """Stored answers for many subjects at once (one query per 500)."""
+    def get_many(
+        self, service: str, subjects: list[str], table: str = "entries"
+    ) -> dict[str, CacheItem]:
+        """Stored answers for many subjects at once (one query per 500); `table="kept"` reads
+        what `keep` stored."""
         out: dict[str, CacheItem] = {}
-        if self._db is None:
+        if self._db is None or table not in _TABLES:
             return out
         for start in range(0, len(subjects), 500):
             chunk = subjects[start : start + 500]
             marks = ",".join("?" * len(chunk))
             sql = (
-                "SELECT subject, value, etag, fetched_at FROM entries "  # noqa: S608 - marks only
+                f"SELECT subject, value, etag, fetched_at FROM {table} "  # noqa: S608 - names only
                 f"WHERE service=? AND subject IN ({marks})"
             )
             with self._lock:
@@ -270,9 +281,11 @@ class Cache:
         """Store a real answer now (found, moved, not found); never errors or unverified."""
         self.put_many(service, [(subject, value, etag)])
 
-    def put_many(self, service: str, items: list[tuple[str, dict[str, Any], str]]) -> None:
-        """Store many answers in one transaction."""
-        if self._db is None or not items:
+    def put_many(
+        self, service: str, items: list[tuple[str, dict[str, Any], str]], table: str = "entries"
+    ) -> None:
+        """Store many answers in one transaction (`table="kept"`: see `keep`)."""
+        if self._db is None or not items or table not in _TABLES:
             return
         now = self.clock()
         rows = [(service, s, json.dumps(v, sort_keys=True), e, now) for s, v, e in items]
@@ -280,10 +293,20 @@ class Cache:
             try:
                 with self._db:
                     self._db.executemany(
-                        "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?)", rows
+                        f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?, ?)",  # noqa: S608
+                        rows,
                     )
             except sqlite3.DatabaseError as exc:
                 self.warnings.append(f"cache write failed: {exc}")
+
+    def recall(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """What `keep` stored under these keys (no TTL: a key names everything the value
+        depends on)."""
+        return {k: item.value for k, item in self.get_many(kind, keys, "kept").items()}
+
+    def keep(self, kind: str, rows: list[tuple[str, dict[str, Any]]]) -> None:
+        """Store results curator worked out itself, apart from the services' answers."""
+        self.put_many(kind, [(key, value, "") for key, value in rows], "kept")
 
     def stamp(self, name: str) -> float | None:
         """The time (clock seconds) recorded under `name`, or None."""

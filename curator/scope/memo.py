@@ -83,16 +83,15 @@ class DecisionMemo:
         """The decisions already kept for these papers."""
         keys = {self.key(p): p for p in papers}
         found: dict[PaperText, Decision] = {}
-        for key, item in self.cache.get_many(SERVICE, list(keys)).items():
-            decision = restored(item.value)
+        for key, value in self.cache.recall(SERVICE, list(keys)).items():
+            decision = restored(value)
             if decision is not None:
                 found[keys[key]] = decision
         return found
 
     def keep(self, decided: Mapping[PaperText, Decision]) -> None:
         """Store new decisions in one transaction."""
-        rows = [(self.key(p), stored(d), "") for p, d in decided.items()]
-        self.cache.put_many(SERVICE, rows)
+        self.cache.keep(SERVICE, [(self.key(p), stored(d)) for p, d in decided.items()])
 
 
 def decide_all(

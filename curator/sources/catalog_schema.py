@@ -196,9 +196,9 @@ class CleanFiles:
 
     def known(self, text: str) -> bool:
         """True when exactly this text passed the schema before."""
-        item = self.cache.get(self.SERVICE, self._key(text))
-        return item is not None and item.value == {"clean": True}
+        key = self._key(text)
+        return self.cache.recall(self.SERVICE, [key]).get(key) == {"clean": True}
 
     def remember(self, text: str) -> None:
         """Keep that this text passed the whole schema."""
-        self.cache.put(self.SERVICE, self._key(text), {"clean": True})
+        self.cache.keep(self.SERVICE, [(self._key(text), {"clean": True})])

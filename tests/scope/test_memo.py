@@ -80,7 +80,7 @@ def test_a_row_that_is_not_a_decision_is_decided_again(rules: ScopeRules, tmp_pa
     kept.keep({paper: decide(paper, rules)})
     db = sqlite3.connect(path)
     with db:
-        db.execute("UPDATE entries SET value=? WHERE service='scope'", ('{"verdict": 7}',))
+        db.execute("UPDATE kept SET value=? WHERE service='scope'", ('{"verdict": 7}',))
     db.close()
     assert kept.recall([paper]) == {}
     assert memo.decide_all([paper], rules, kept) == {paper: decide(paper, rules)}
