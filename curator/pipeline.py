@@ -326,14 +326,16 @@ def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
 
 
 def _load_with_cache(options: Options, ctx: CheckContext) -> Loaded:
-    """The load stage with the run's cache open (closed before the services are asked)."""
+    """The load stage with the run's cache open (closed before the services are asked);
+    what the cache had to say (a corrupt file set aside, a failed write) joins the notes."""
     from curator.resolvers.cache import Cache
 
     cache = Cache(None if options.no_cache else options.resolved_cache_path())
     try:
-        return load(options.paths, ctx, cache)
+        loaded = load(options.paths, ctx, cache)
     finally:
         cache.close()
+    return replace(loaded, notes=(*loaded.notes, *cache.warnings))
 
 
 def skipped_note(options: Options) -> list[str]:

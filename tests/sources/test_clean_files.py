@@ -3,6 +3,7 @@ code that read them stay the same; a file with a problem is validated on every r
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,18 @@ def test_a_warm_check_validates_nothing_and_reports_the_same(
     cold, warm = (Path(n).read_text(encoding="utf-8") for n in ("cold.json", "warm.json"))
     assert cold.split('"elapsed_seconds"')[0] == warm.split('"elapsed_seconds"')[0]
     assert "colour" in warm
+
+
+def test_a_corrupt_cache_found_while_reading_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "papers.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.curator]\n", encoding="utf-8")
+    (tmp_path / "cache.sqlite").write_bytes(b"this is not a database" * 200)
+    monkeypatch.setenv("CURATOR_CACHE", str(tmp_path / "cache.sqlite"))
+    monkeypatch.chdir(tmp_path)
+    args = ["check", "data", "--offline", "--skip", "scope", "--format", "json"]
+    assert main([*args, "--output", "r.json"]) in (0, 1)
+    notes = json.loads(Path("r.json").read_text(encoding="utf-8"))["notes"]
+    assert any("corrupt" in note and "rebuilt" in note for note in notes), notes
