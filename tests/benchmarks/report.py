@@ -174,6 +174,8 @@ def markdown(
         f"{settings['seed']}; papers N, repositories N/5, websites on 75% of repositories",
         "- after TTL: cache rows aged 31 days (past arXiv's 30-day and GitHub/web 1-day TTLs); "
         "no-token ETag row: aged 2 days",
+        "- PR mode: started one arXiv spacing after the run before it (as a pull request's run "
+        "starts long after the last run's arXiv request)",
         f"- `curator --version`: {version_s:.2f} s (median of 5, interpreter start-up included)",
         "",
         "## Runs",
