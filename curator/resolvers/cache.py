@@ -45,6 +45,9 @@ _KEPT = _SCHEMA.replace("entries", "kept")
 _TABLES = frozenset({"entries", "kept"})
 _STAMPS = "CREATE TABLE IF NOT EXISTS stamps (name TEXT PRIMARY KEY, at REAL NOT NULL)"
 _VERSION = 1
+#: Days a kept result (`Cache.keep`) stays after it was written.
+KEPT_DAYS = 30
+DAY = 86400.0
 #: Seconds a run waits for another run's lock on the file (SQLite's busy timeout).
 BUSY_TIMEOUT = 30.0
 #: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
@@ -305,8 +308,22 @@ class Cache:
         return {k: item.value for k, item in self.get_many(kind, keys, "kept").items()}
 
     def keep(self, kind: str, rows: list[tuple[str, dict[str, Any]]]) -> None:
-        """Store results curator worked out itself, apart from the services' answers."""
+        """Store results curator worked out itself, apart from the services' answers.
+
+        Each edit of the rules or the code makes new keys, so rows written more than
+        KEPT_DAYS ago go when new ones come: the file stays the size of about a month's
+        keys, and a result still wanted after that is worked out once more."""
+        if self._db is None or not rows:
+            return
         self.put_many(kind, [(key, value, "") for key, value in rows], "kept")
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute(
+                        "DELETE FROM kept WHERE fetched_at < ?", (self.clock() - KEPT_DAYS * DAY,)
+                    )
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
 
     def stamp(self, name: str) -> float | None:
         """The time (clock seconds) recorded under `name`, or None."""

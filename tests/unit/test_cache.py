@@ -113,6 +113,19 @@ def test_two_runs_opening_a_new_cache_at_once_both_use_it(tmp_path: Path) -> Non
     assert [(enabled, said) for _, enabled, said in seen] == [(True, [])] * (2 * rounds)
 
 
+def test_kept_results_are_apart_from_answers_and_go_after_a_month(tmp_path: Path) -> None:
+    now = [0.0]
+    cache = Cache(tmp_path / "c.sqlite", clock=lambda: now[0])
+    cache.put("arxiv", "arxiv:1", {"title": "T"})
+    cache.keep("scope", [("k1", {"v": 1})])
+    assert cache.recall("scope", ["k1", "k2"]) == {"k1": {"v": 1}}
+    assert cache.get("scope", "k1") is None  # never taken for a service's answer
+    now[0] = 31 * 86400.0
+    cache.keep("scope", [("k2", {"v": 2})])
+    assert cache.recall("scope", ["k1", "k2"]) == {"k2": {"v": 2}}
+    assert cache.get("arxiv", "arxiv:1") is not None  # answers follow their own TTLs
+
+
 def test_published_schema_is_the_packaged_one() -> None:
     packaged = (ROOT / "curator" / "schema" / "catalog.schema.json").read_text()
     assert (ROOT / "data" / "schema.json").read_text() == packaged
