@@ -104,7 +104,7 @@ def _item(value: str, etag: str, fetched_at: float) -> CacheItem | None:
     """A stored row as a CacheItem; None when its value is not a JSON object (damaged)."""
     try:
         data = json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return None
     return CacheItem(data, etag, fetched_at) if isinstance(data, dict) else None
 

@@ -61,7 +61,8 @@ def restored(value: Mapping[str, Any]) -> Decision | None:
     """The decision `stored` wrote, or None for a value that is not one."""
     try:
         return Decision.from_dict(value)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+        # OverflowError: an integer no float holds where a score belongs.
         return None
 
 
