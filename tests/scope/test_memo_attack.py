@@ -80,3 +80,13 @@ def test_a_run_on_a_cache_another_process_holds_waits_once(
         other.close()
     # Before the load stage and the scope stage opened the cache, a held file cost one wait.
     assert took < 2 * cache_module.BUSY_TIMEOUT, f"{took:.1f} s: one wait per stage"
+
+
+def test_a_scorer_weight_no_float_holds_is_an_input_error() -> None:
+    # The scorer file sits beside the rules: in a pull request it is the contributor's.
+    from curator.errors import InputError
+    from curator.scope.scorer import FORMAT, parse_scorer
+
+    data = {"format": FORMAT, "weights": {"memory": 10**400}, "bias": 0, "threshold": 0.5}
+    with pytest.raises(InputError, match="finite number"):
+        parse_scorer(data, "rules/scope-scorer.json")
