@@ -194,4 +194,8 @@ def _number(value: Any) -> float | None:
     """The value as a float when it is a finite JSON number (not a boolean), else None."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer of more than 308 digits
+        return None
+    return number if math.isfinite(number) else None
