@@ -42,6 +42,8 @@ CREATE TABLE IF NOT EXISTS entries (
 # keyed by a digest of that input and of the code (curator/digest.py): apart from the services'
 # answers, so that nothing of it is ever taken for one.
 _KEPT = _SCHEMA.replace("entries", "kept")
+# `keep` deletes old rows on every call: by age through this index, not a scan of the table.
+_KEPT_AGE = "CREATE INDEX IF NOT EXISTS kept_age ON kept (fetched_at)"
 _TABLES = frozenset({"entries", "kept"})
 _STAMPS = "CREATE TABLE IF NOT EXISTS stamps (name TEXT PRIMARY KEY, at REAL NOT NULL)"
 _VERSION = 1
@@ -186,6 +188,7 @@ class Cache:
             db.execute(_SCHEMA)
             db.execute(_STAMPS)
             db.execute(_KEPT)
+            db.execute(_KEPT_AGE)
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, _VERSION):
                 db.execute("DELETE FROM entries")
