@@ -159,15 +159,22 @@ def wanted(entries: Iterable[Entry], options: Options) -> dict[Service, list[str
     return {s: list(subjects) for s, subjects in out.items() if subjects}
 
 
-def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]) -> Resolved:
-    """Ask every service (concurrently, one thread each) about the subjects it handles."""
+def resolve(
+    entries: Sequence[Entry],
+    options: Options,
+    rules: Mapping[str, Any],
+    cache: Cache | None = None,
+) -> Resolved:
+    """Ask every service (concurrently, one thread each) about the subjects it handles,
+    through the run's `cache` (opened here when none is given)."""
     from curator.resolvers.cache import Cache
 
     result = Resolved()
     subjects = wanted(entries, options)
     if not subjects:
         return result
-    cache = Cache(None if options.no_cache else options.resolved_cache_path())
+    own = cache is None
+    cache = cache if cache is not None else Cache(open_cache_path(options))
     totals = {s: len(v) for s, v in subjects.items()}
     try:
         resolvers = {s: RESOLVERS[s].build(options, cache, result.counter, rules) for s in subjects}
@@ -183,7 +190,8 @@ def resolve(entries: Sequence[Entry], options: Options, rules: Mapping[str, Any]
                 result.notes.extend(resolvers[service].notes)
     finally:
         result.notes.extend(cache.warnings)
-        cache.close()
+        if own:
+            cache.close()
     # Transport failures judged against the whole run's answers; services never reached.
     settled = settle_run(result.outcomes, result.counter.heard_from(), subjects)
     result.outcomes = settled.outcomes
@@ -216,28 +224,21 @@ def run_checks(
 
 # -- scope --------------------------------------------------------------------------------
 def scope(
-    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
-) -> tuple[list[EntryResult], list[Finding], list[str]]:
+    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext, cache: Cache
+) -> tuple[list[EntryResult], list[Finding]]:
     """Entry results and scope findings; decisions already made under the same rules and
-    engine are read from the cache (the stage's edge), the rest are made and kept there."""
+    engine are read from the run's cache (the stage's edge), the rest are made and kept there."""
     from curator.scope.stage import apply_scope, papers_to_decide, scope_rules
 
     rules = scope_rules(ctx)
     papers = papers_to_decide(entries, outcomes, ctx)
     if rules is None or not papers:
-        return (*apply_scope(entries, outcomes, ctx), [])
-    from curator.resolvers.cache import Cache
+        return apply_scope(entries, outcomes, ctx)
     from curator.scope.memo import DecisionMemo, decide_all, engine_digest
 
     engine = engine_digest()
-    options = ctx.options
-    cache = Cache(None if options.no_cache or engine is None else options.resolved_cache_path())
-    try:
-        memo = DecisionMemo(cache, rules, engine) if cache.enabled and engine else None
-        decided = decide_all(papers, rules, memo)
-    finally:
-        cache.close()
-    return (*apply_scope(entries, outcomes, ctx, decided), cache.warnings)
+    memo = DecisionMemo(cache, rules, engine) if cache.enabled and engine else None
+    return apply_scope(entries, outcomes, ctx, decide_all(papers, rules, memo))
 
 
 def screening_records(options: Options) -> list[Record] | None:
@@ -279,15 +280,29 @@ def check_screening_records(
 
 # -- the whole flow -----------------------------------------------------------------------
 def check(options: Options, now: Callable[[], datetime] | None = None) -> Report:
-    """Run the pipeline for `options` and return the report (no printing, no exiting)."""
+    """Run the pipeline for `options` and return the report (no printing, no exiting).
+
+    The cache is opened once for the whole run: a file another process holds costs one
+    wait (SQLite's busy timeout), not one per stage that reads it."""
+    from curator.resolvers.cache import Cache
+
     with heap.settled():
-        return _check(options, now)
+        cache = Cache(open_cache_path(options))
+        try:
+            return _check(options, now, cache)
+        finally:
+            cache.close()
 
 
-def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
+def open_cache_path(options: Options) -> Path | None:
+    """The cache file of a run, None with --no-cache."""
+    return None if options.no_cache else options.resolved_cache_path()
+
+
+def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -> Report:
     started = time.monotonic()
     ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
-    loaded = _load_with_cache(options, ctx)
+    loaded = load(options.paths, ctx, cache)
     heap.keep()  # the list lives until the report is written
     selection = select(loaded, options)
     chosen = selection.entries
@@ -300,14 +315,14 @@ def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
     offline = [
         f for f in (*loaded.findings, *duplicates(loaded.entries, ctx)) if selection.keeps(f)
     ]
-    resolved = resolve(chosen, options, rules)
+    resolved = resolve(chosen, options, rules, cache)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
-    results, scope_findings, scope_notes = scope(chosen, resolved.outcomes, ctx)
+    results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache)
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
     findings += translations(loaded, chinese, selection, ctx)
-    notes = list(
-        dict.fromkeys([*loaded.notes, *skipped_note(options), *resolved.notes, *scope_notes])
-    )
+    # What the cache said (a corrupt file set aside, a failed write), once.
+    notes = [*loaded.notes, *skipped_note(options), *resolved.notes, *cache.warnings]
+    notes = list(dict.fromkeys(notes))
     if "scope" not in rules and not options.skips(Service.SCOPE):
         notes.append(scope_not_checked(options))
     if options.changed_since:
@@ -323,19 +338,6 @@ def _check(options: Options, now: Callable[[], datetime] | None) -> Report:
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
     )
-
-
-def _load_with_cache(options: Options, ctx: CheckContext) -> Loaded:
-    """The load stage with the run's cache open (closed before the services are asked);
-    what the cache had to say (a corrupt file set aside, a failed write) joins the notes."""
-    from curator.resolvers.cache import Cache
-
-    cache = Cache(None if options.no_cache else options.resolved_cache_path())
-    try:
-        loaded = load(options.paths, ctx, cache)
-    finally:
-        cache.close()
-    return replace(loaded, notes=(*loaded.notes, *cache.warnings))
 
 
 def skipped_note(options: Options) -> list[str]:
