@@ -74,13 +74,18 @@ class Contribution:
         """True when the score reaches the threshold: the scorer asks for review."""
         return self.score >= self.threshold
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON shape (inside the report entry's `scope`)."""
+    def as_dict(self, exact: bool = False) -> dict[str, Any]:
+        """JSON shape (inside the report entry's `scope`): numbers to 4 places, or `exact`
+        (as the cache keeps them, so that `from_dict` gives this contribution back)."""
+
+        def num(x: float) -> float:
+            return x if exact else round(x, 4)
+
         return {
-            "score": round(self.score, 4),
-            "threshold": round(self.threshold, 4),
+            "score": num(self.score),
+            "threshold": num(self.threshold),
             "flagged": self.flagged,
-            "terms": [{"term": t, "weight": round(w, 4)} for t, w in self.terms],
+            "terms": [{"term": t, "weight": num(w)} for t, w in self.terms],
             "quotes": [q.as_dict() for q in self.quotes],
         }
 
@@ -112,8 +117,9 @@ class Decision:
     #: What the learned scorer said (gate-passing papers, when the rules name a scorer).
     scorer: Contribution | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-able form for the report entry's `scope`."""
+    def as_dict(self, exact: bool = False) -> dict[str, Any]:
+        """JSON-able form for the report entry's `scope` (`exact`: the scorer's numbers
+        unrounded, as the cache keeps them)."""
         out: dict[str, Any] = {
             "verdict": self.verdict.value,
             "rules": list(self.rules),
@@ -130,7 +136,7 @@ class Decision:
         if self.notes:
             out["notes"] = list(self.notes)
         if self.scorer is not None:
-            out["scorer"] = self.scorer.as_dict()
+            out["scorer"] = self.scorer.as_dict(exact)
         return out
 
     @classmethod

@@ -45,16 +45,7 @@ def engine_digest() -> str | None:
 def stored(decision: Decision) -> dict[str, Any]:
     """A decision as kept: `as_dict` with the scorer's numbers unrounded, so that reading
     it back gives the same decision (the report rounds them; `flagged` must not move)."""
-    out = decision.as_dict()
-    if decision.scorer is not None:
-        part = decision.scorer
-        out["scorer"] = {
-            **out["scorer"],
-            "score": part.score,
-            "threshold": part.threshold,
-            "terms": [{"term": t, "weight": w} for t, w in part.terms],
-        }
-    return out
+    return decision.as_dict(exact=True)
 
 
 def restored(value: Mapping[str, Any]) -> Decision | None:
