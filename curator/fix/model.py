@@ -1,0 +1,125 @@
+"""The values of a fix: one replacement in one file (`Edit`) and one file's fixes (`FileFix`).
+
+Pure and frozen. An edit names the exact characters it replaces, so everything else in the
+file stays as it was (line endings, comments, HTML, quoting); publishing builds on the same
+values (a suggestion on a pull request, the nightly fix pull request), never on files.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from curator.model import Finding
+
+
+@dataclass(frozen=True)
+class Edit:
+    """In `file`, the text `old` at [start, end) becomes `new` (offsets into the text as
+    read: a str, line endings untranslated, a byte-order mark not counted). `finding` is
+    the finding this edit answers: its code, subject, evidence and suggestion."""
+
+    file: str
+    start: int
+    end: int
+    old: str
+    new: str
+    finding: Finding
+
+
+class OverlapError(ValueError):
+    """Two edits of one file touch the same characters: no safe order to apply them."""
+
+
+def apply(text: str, edits: Sequence[Edit]) -> str:
+    """`text` with every edit made; the edits must not overlap and must match `text`."""
+    out: list[str] = []
+    at = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if edit.start < at:
+            raise OverlapError(f"{edit.file}: edits overlap at offset {edit.start}")
+        if text[edit.start : edit.end] != edit.old:
+            raise ValueError(f"{edit.file}: offset {edit.start} does not hold {edit.old!r}")
+        out.append(text[at : edit.start])
+        out.append(edit.new)
+        at = edit.end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def line_of(text: str, offset: int) -> int:
+    """The 1-based line holding `offset`."""
+    return text.count("\n", 0, offset) + 1
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of `text` with their endings, split at "\n" only (as `line_of` counts, and
+    as the list's readers number lines: a form feed or U+2028 in a title starts no line)."""
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    return [*lines, parts[-1]] if parts[-1] else lines
+
+
+@dataclass(frozen=True)
+class LineChange:
+    """Whole lines `first`..`last` (1-based, inclusive) of the old text, and what they become:
+    the shape of a GitHub suggested change. `text` keeps the lines' own endings."""
+
+    first: int
+    last: int
+    old: str
+    text: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
+class FileFix:
+    """One file's text before and after its edits."""
+
+    file: str
+    before: str
+    edits: tuple[Edit, ...]
+
+    @property
+    def after(self) -> str:
+        """The text with every edit made."""
+        return apply(self.before, self.edits)
+
+    def diff(self) -> str:
+        """A unified diff (`a/FILE`, `b/FILE`), three lines of context, endings kept."""
+        lines = difflib.unified_diff(
+            lines_of(self.before),
+            lines_of(self.after),
+            f"a/{self.file}",
+            f"b/{self.file}",
+        )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+    def line_changes(self) -> list[LineChange]:
+        """The edits as whole-line replacements; edits whose lines touch are merged into one."""
+        groups: list[list[Edit]] = []
+        spans: list[tuple[int, int]] = []
+        for edit in sorted(self.edits, key=lambda e: e.start):
+            first = line_of(self.before, edit.start)
+            last = line_of(self.before, max(edit.start, edit.end - 1))
+            if spans and first <= spans[-1][1]:
+                groups[-1].append(edit)
+                spans[-1] = (spans[-1][0], max(spans[-1][1], last))
+            else:
+                groups.append([edit])
+                spans.append((first, last))
+        return [
+            self._change(first, last, group)
+            for (first, last), group in zip(spans, groups, strict=True)
+        ]
+
+    def _change(self, first: int, last: int, group: list[Edit]) -> LineChange:
+        """One LineChange: lines first..last of `before` with the group's edits made."""
+        lines = lines_of(self.before)
+        start = sum(len(line) for line in lines[: first - 1])
+        old = "".join(lines[first - 1 : last])
+        shifted = [
+            Edit(e.file, e.start - start, e.end - start, e.old, e.new, e.finding) for e in group
+        ]
+        return LineChange(first, last, old, apply(old, shifted), tuple(group))
