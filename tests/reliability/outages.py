@@ -1,6 +1,5 @@
 """The outages section of docs/reliability.md: written by hand, placed by table.render
 between the generated tables and the threat model."""
-# ruff: noqa: E501 - Markdown lines
 
 OUTAGES = """\
 ## Outages and trust boundaries
