@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from tests.benchmarks.baseline import Pair
 from tests.benchmarks.layouts import TARGET_SECONDS
 from tests.benchmarks.measure import Run
 
 SERVICES = ("arxiv", "github_graphql", "github_rest", "web")
+#: The line from which docs/performance.md is written by hand (the reading of the figures):
+#: a new run rewrites what is above it and keeps it and what follows.
+KEPT = "<!-- Written by hand from here on: the benchmark keeps this part as it is. -->"
 
 
 @dataclass(frozen=True)
@@ -159,7 +163,8 @@ def markdown(
     lines = [
         "# Performance",
         "",
-        "Written by `python -m tests.benchmarks.run` (tests/benchmarks/README.md); do not edit.",
+        "Written by `python -m tests.benchmarks.run` (tests/benchmarks/README.md) down to the "
+        "reading at the end, which is written by hand; do not edit the tables.",
         f"Latest run: {when}.",
         "",
         "## Machine and settings",
@@ -198,3 +203,10 @@ def markdown(
         "",
     ]
     return "\n".join(lines)
+
+
+def kept(path: Path) -> str:
+    """The hand-written part at the end of `path` (from the KEPT line on), or ""."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    at = text.find(KEPT)
+    return "" if at < 0 else "\n" + text[at:]

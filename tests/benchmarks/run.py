@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = report.targets(runs, version, args.spacing) + report.layout_targets(reads)
     base = revision(args.baseline) if args.baseline is not None else ""
     verdicts += report.pair_targets(args.pairs, base)
-    text = report.markdown(runs, verdicts, machine(), settings, version)
+    text = report.markdown(runs, verdicts, machine(), settings, version) + report.kept(args.output)
     for line in report.verdict_lines(verdicts):
         print(line)
     if args.write:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.reliability.outages import OUTAGES
 from tests.reliability.threat_model import THREAT_MODEL
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "reliability.md"
@@ -115,7 +116,7 @@ def render(rows: Iterable[Row], seconds: float) -> str:
         lines += ["| category | case | outcome | figures |", "| --- | --- | --- | --- |"]
         lines += [f"| {r.category} | `{r.case}` | {r.outcome} | {_figures(r)} |" for r in chosen]
         lines.append("")
-    return "\n".join(lines) + "\n" + THREAT_MODEL
+    return "\n".join(lines) + "\n" + OUTAGES + "\n" + THREAT_MODEL
 
 
 def _figures(row: Row) -> str:

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from tests.reliability.outages import OUTAGES
 from tests.reliability.table import DOC, Row, declared, documented, render, totals
 
 #: The run that regenerates the doc cannot check the doc it is about to write.
@@ -33,3 +34,8 @@ def test_render_and_documented_round_trip() -> None:
     ]
     assert documented(render(rows, 1.0)) == {"a-case": "fault", "b": "hostile"}
     assert totals(rows)["faults"] == 3 and totals(rows)["refused"] == 1
+
+
+def test_the_outages_section_is_rendered_and_committed() -> None:
+    assert OUTAGES in render([Row("fault", "a-case", "exit 0", faults=1)], 1.0)
+    assert OUTAGES in DOC.read_text(encoding="utf-8")
