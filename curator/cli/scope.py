@@ -25,7 +25,7 @@ def run_explain(args: argparse.Namespace) -> int:
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
     from curator.pipeline import resolve
-    from curator.report.terminal import detect, fit, inert
+    from curator.report.terminal import fit, inert, terminal_width
     from curator.resolvers.interface import Unverified
     from curator.rulefiles import load_rules
     from curator.scope.explain import explain
@@ -52,7 +52,7 @@ def run_explain(args: argparse.Namespace) -> int:
     paper = paper_text(entry, outcome)
     trail = explain(parsed.subject, paper, rules["scope"], lang=args.lang)
     # The title, quotes and rule texts are not ours: inert, and fitted to the terminal.
-    sys.stdout.write(fit(trail, detect(sys.stdout, "never")) + "\n")
+    sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
     return 0
 
 

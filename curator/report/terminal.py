@@ -156,15 +156,22 @@ def wrap(text: Text, width: int, indent: int = INDENT) -> list[Text]:
     return [_rstrip(first)] + [Text(" " * indent) + _rstrip(line) for line in tail]
 
 
-def fit(text: str, display: Display) -> str:
-    """Plain multi-line text (`explain`, `discover`) made inert line by line and wrapped to
-    the width, each line's continuation indented two spaces deeper than the line itself."""
+def fit(text: str, width: int | None) -> str:
+    """Plain multi-line text (`explain`, `discover`) made inert line by line and, given a
+    `width`, wrapped to it, each line's continuation two spaces deeper than the line."""
     out: list[Text] = []
     for line in text.splitlines():
         body = inert(line)
         depth = len(line) - len(line.lstrip(" ")) if body else 0
-        out += wrap(Text(" " * depth + body), display.width, depth + 2)
-    return write(out, display)
+        shown = Text(" " * depth + body)
+        out += wrap(shown, width, depth + 2) if width else [shown]
+    return write(out, Display())
+
+
+def terminal_width(stream: TextIO | None) -> int | None:
+    """The width long-form text is wrapped to: the terminal's; None (as it is) off one, so a
+    quote copied from a file or a pipe is whole."""
+    return width_of(stream, os.environ) if is_terminal(stream) else None
 
 
 def _rstrip(line: Text) -> Text:

@@ -249,3 +249,23 @@ def test_real_findings_from_the_services_fit(
     plain = SGR.sub("", run.out.split("\x1b[?25h")[-1])  # after the progress display
     assert "\u202e" not in plain and "\x9b" not in plain and "\\u202e" in plain
     assert not any(line.lstrip().startswith("::") or "##[" in line for line in run.lines)
+
+
+def test_explain_fits_the_terminal_and_shows_arxiv_text_inert(
+    loopback: LoopbackServer, listed: Path, tmp_path: Path
+) -> None:
+    shutil.copytree(Path(__file__).resolve().parents[2] / "rules", listed / "rules")
+    title = (
+        "Long-Term Memory for Agents\n::error::pwned \u202e\x9b31m 長期記憶を備えた対話エージェント"
+    )
+    abstract = "We give agents a long-term memory they write, retrieve and update. " * 6
+    arxiv = ArxivDouble({"2610.00238": Paper("2610.00238", title, abstract=abstract)})
+    env = environment(tmp_path, CURATOR_ARXIV_API_URL=arxiv.install(loopback))
+    run = in_pty(["explain", "2610.00238"], listed, 60, env)
+    assert run.status == 0
+    head = " ".join(line.strip() for line in run.lines[:3])
+    assert head.startswith("arxiv:2610.00238 — Long-Term Memory for Agents :\\x3aerror:\\x3apwned")
+    assert run.widest() <= 60
+    plain = SGR.sub("", run.out.split("\x1b[?25h")[-1])
+    assert "\u202e" not in plain and "\x9b" not in plain
+    assert not any(line.lstrip().startswith("::") for line in run.lines)

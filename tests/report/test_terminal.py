@@ -130,7 +130,7 @@ def test_wrapped_lines_after_the_first_are_indented() -> None:
 
 def test_fit_keeps_each_line_indent_and_makes_it_inert() -> None:
     text = "head\n  - " + "long words here " * 8 + "\n\x1b[2Jend\n"
-    out = t.fit(text, Display(width=40)).splitlines()
+    out = t.fit(text, 40).splitlines()
     assert out[0] == "head"
     assert out[1].startswith("  - long")
     assert out[2].startswith("    ")  # two deeper than its line
@@ -162,3 +162,9 @@ def test_sanitize_terminal_defuses_workflow_commands() -> None:
     assert sanitize.terminal("  ::add-mask::x") == "  :\\x3aadd-mask:\\x3ax"
     assert sanitize.terminal("a ##[error]b") == "a #\\x23[error]b"
     assert "::" not in sanitize.terminal(":::::") and "##[" not in sanitize.terminal("###[[")
+
+
+def test_fit_off_a_terminal_only_makes_inert() -> None:
+    text = "  - " + "long words here " * 8 + "\x1b[2J\n"
+    assert t.fit(text, None) == "  - " + ("long words here " * 8).strip() + " \\x1b[2J\n"
+    assert t.terminal_width(None) is None
