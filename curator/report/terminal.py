@@ -18,13 +18,15 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TextIO
-
-from rich.console import Console
-from rich.text import Text
+from functools import cache
+from typing import TYPE_CHECKING, TextIO
 
 from curator.model import RequestCounts, Severity
 from curator.report.sanitize import terminal
+
+if TYPE_CHECKING:  # rich is imported when text is laid out: a JSON run never loads it
+    from rich.console import Console
+    from rich.text import Text
 
 #: Width when the output is not a terminal and $COLUMNS says nothing.
 DEFAULT_WIDTH = 80
@@ -37,9 +39,6 @@ EVIDENCE_STYLE = "dim"
 
 #: Indent of the lines under a finding (its suggestion, its evidence) and of wrapped lines.
 INDENT = 4
-
-#: A measuring console: wrapping needs one, and it writes nowhere.
-_MEASURE = Console(file=io.StringIO(), width=DEFAULT_WIDTH, color_system=None, emoji=False)
 
 
 class ColorChoice(StrEnum):
@@ -146,19 +145,23 @@ def relative_in(text: str, cwd: str) -> str:
 def wrap(text: Text, width: int, indent: int = INDENT) -> list[Text]:
     """`text` cut into lines of at most `width` cells, the lines after the first indented by
     `indent` spaces (words longer than a line are folded)."""
-    lines = text.wrap(_MEASURE, max(width, 1), overflow="fold")
+    from rich.text import Text
+
+    lines = text.wrap(_measure(), max(width, 1), overflow="fold")
     if len(lines) <= 1 or indent <= 0 or indent * 2 > width:
         return [_rstrip(line) for line in lines]
     first = lines[0]
     rest = text[len(first.plain) :]
     rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")) :]
-    tail = rest.wrap(_MEASURE, width - indent, overflow="fold")
+    tail = rest.wrap(_measure(), width - indent, overflow="fold")
     return [_rstrip(first)] + [Text(" " * indent) + _rstrip(line) for line in tail]
 
 
 def fit(text: str, width: int | None) -> str:
     """Plain multi-line text (`explain`, `discover`) made inert line by line and, given a
     `width`, wrapped to it, each line's continuation two spaces deeper than the line."""
+    from rich.text import Text
+
     out: list[Text] = []
     for line in text.splitlines():
         body = inert(line)
@@ -174,6 +177,14 @@ def terminal_width(stream: TextIO | None) -> int | None:
     return width_of(stream, os.environ) if is_terminal(stream) else None
 
 
+@cache
+def _measure() -> Console:
+    """A console for measuring: wrapping needs one; it writes nowhere."""
+    from rich.console import Console
+
+    return Console(file=io.StringIO(), width=DEFAULT_WIDTH, color_system=None, emoji=False)
+
+
 def _rstrip(line: Text) -> Text:
     out = line.copy()
     out.rstrip()
@@ -184,6 +195,8 @@ def write(lines: Iterable[Text], display: Display) -> str:
     """The lines as the text to print: plain, or with ANSI styles when colour is on."""
     if not display.color:
         return "".join(line.plain + "\n" for line in lines)
+    from rich.console import Console
+
     buffer = io.StringIO()
     console = Console(
         file=buffer,
