@@ -33,7 +33,10 @@ def add_display_options(p: Any) -> None:
     from curator.report.terminal import ColorChoice
 
     p.add_argument(
-        "-v", "--verbose", action="store_true", help="text: add evidence, entries, notes in full"
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="text: add each finding's evidence and the entries per file",
     )
     p.add_argument(
         "--color",
