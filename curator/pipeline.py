@@ -179,7 +179,7 @@ def resolve(
     try:
         resolvers = {s: RESOLVERS[s].build(options, cache, result.counter, rules) for s in subjects}
         with (
-            progress.show(totals, result.counter) as shown,
+            progress.show(totals, result.counter, offline=options.offline) as shown,
             ThreadPoolExecutor(len(resolvers)) as pool,
         ):
             futures = {s: pool.submit(resolvers[s].resolve, subjects[s]) for s in resolvers}

@@ -2,6 +2,8 @@
 
 It reads the request Counter the resolvers already keep, so resolvers need no callbacks:
 each service shows its subjects, the requests sent so far and cache hits, then a tick.
+It appears only once the network has been asked for longer than `DELAY` seconds, so a run
+answered from the cache (or offline) never draws it, and it is erased when the run ends.
 """
 
 from __future__ import annotations
@@ -11,10 +13,17 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from curator.model import Service
 from curator.resolvers.interface import Counter, Outcome, Unverified
+
+if TYPE_CHECKING:
+    from rich.console import Group
+    from rich.live import Live
+
+#: Seconds a run asks the network before the display appears.
+DELAY = 1.0
 
 #: Which Counter names belong to which service (a service not listed counts under its name).
 FIELDS: dict[Service, tuple[str, ...]] = {
@@ -25,9 +34,13 @@ FIELDS: dict[Service, tuple[str, ...]] = {
 
 
 def wanted(stream: TextIO | None = None) -> bool:
-    """True on an interactive terminal outside CI."""
-    out = stream or sys.stderr
-    return out.isatty() and not os.environ.get("CI") and not os.environ.get("GITHUB_ACTIONS")
+    """True on an interactive terminal (not `dumb`) outside CI."""
+    from curator.report.terminal import is_terminal
+
+    env = os.environ
+    if env.get("CI") or env.get("GITHUB_ACTIONS") or env.get("TERM") == "dumb":
+        return False
+    return is_terminal(stream or sys.stderr)
 
 
 class ServiceProgress:
@@ -75,21 +88,77 @@ class ServiceProgress:
 
 
 @contextmanager
-def show(totals: Mapping[Service, int], counter: Counter) -> Iterator[ServiceProgress]:
-    """Yield a ServiceProgress; draw it live on stderr only when `wanted()`."""
+def show(
+    totals: Mapping[Service, int],
+    counter: Counter,
+    *,
+    offline: bool = False,
+    delay: float = DELAY,
+    stream: TextIO | None = None,
+) -> Iterator[ServiceProgress]:
+    """Yield a ServiceProgress; draw it on stderr (or `stream`) when `wanted()`, the run asks
+    the network (not `offline`) and is still going after `delay` seconds."""
     state = ServiceProgress(totals, counter)
-    if not wanted():
+    out = stream or sys.stderr
+    if offline or not wanted(out):
         yield state
         return
-    from rich.console import Console
-    from rich.live import Live
-    from rich.text import Text
-
-    console = Console(file=sys.stderr)
-
-    class _View:
-        def __rich__(self) -> Text:
-            return Text("\n".join(state.lines()))
-
-    with Live(_View(), console=console, refresh_per_second=4, transient=True):
+    view = _Delayed(state, out)
+    view.start(delay)
+    try:
         yield state
+    finally:
+        view.stop()
+
+
+class _Delayed:
+    """A transient rich Live view of `state`, started by a timer unless stopped first."""
+
+    def __init__(self, state: ServiceProgress, stream: TextIO) -> None:
+        self.state = state
+        self.stream = stream
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._live: Live | None = None
+        self._timer: threading.Timer | None = None
+
+    def start(self, delay: float) -> None:
+        """Draw after `delay` seconds."""
+        self._timer = threading.Timer(delay, self._draw)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _draw(self) -> None:
+        from rich.console import Console
+        from rich.live import Live
+
+        with self._lock:
+            if self._stopped:
+                return
+            console = Console(file=self.stream, highlight=False, emoji=False, markup=False)
+            # stdout is left alone: the report is written there, after the display is gone.
+            self._live = Live(
+                self,
+                console=console,
+                refresh_per_second=4,
+                transient=True,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            )
+            self._live.start()
+
+    def __rich__(self) -> Group:
+        from rich.console import Group
+        from rich.text import Text
+
+        # One line per service, cut (never wrapped) to the terminal's width.
+        return Group(*(Text(s, no_wrap=True, overflow="ellipsis") for s in self.state.lines()))
+
+    def stop(self) -> None:
+        """Stop the timer, or erase the display if it was drawn."""
+        with self._lock:
+            self._stopped = True
+            if self._timer is not None:
+                self._timer.cancel()
+            if self._live is not None:
+                self._live.stop()

@@ -34,6 +34,10 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         "GITHUB_STEP_SUMMARY",
         "GITHUB_OUTPUT",
         "GITHUB_ACTIONS",
+        # The text report's colour and width (tests that need them set them).
+        "NO_COLOR",
+        "FORCE_COLOR",
+        "COLUMNS",
     ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("CURATOR_CACHE", str(tmp_path / "cache.sqlite"))

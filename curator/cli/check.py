@@ -23,8 +23,27 @@ def add_check(sub: Any) -> None:
     p.add_argument("--changed-since", metavar="REF", help="only entries changed since git REF")
     p.add_argument("--format", choices=FORMAT_CHOICES, help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    add_display_options(p)
     add_check_options(p)
     p.set_defaults(run=run_check)
+
+
+def add_display_options(p: Any) -> None:
+    """`--verbose` and `--color`: how `--format text` looks (other formats ignore them)."""
+    from curator.report.terminal import ColorChoice
+
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="text: add each finding's evidence and the entries per file",
+    )
+    p.add_argument(
+        "--color",
+        choices=[c.value for c in ColorChoice],
+        default=ColorChoice.AUTO.value,
+        help="text: colour on a terminal unless NO_COLOR is set (default: auto)",
+    )
 
 
 def add_check_options(p: Any) -> None:
@@ -66,22 +85,28 @@ def run_check(args: argparse.Namespace) -> int:
 
     options = options_from(args)
     report = pipeline.check(options)
-    emit(report, options.format, options.output)
+    emit(report, options.format, options.output, display_of(args))
     return exit_status(report, options.fail_on)
 
 
-def emit(report: Report, fmt: str, output: str) -> None:
-    """Render `report` as `fmt` to `output` (or stdout); `github` also writes the summary."""
+def display_of(args: argparse.Namespace) -> Any:
+    """How `--format text` is shown on stdout: its width and colour, `--verbose`."""
+    from curator.report.terminal import detect
+
+    return detect(sys.stdout, getattr(args, "color", "auto"), bool(getattr(args, "verbose", False)))
+
+
+def emit(report: Report, fmt: str, output: str, display: Any = None) -> None:
+    """Render `report` as `fmt` to `output` (or stdout); `github` also writes the summary.
+    `display` (a terminal.Display) shapes the text format on stdout; a file gets no colour."""
     from curator.report.interface import renderer
 
     form = Format(fmt)
     if form is Format.JSON:
         _write_json(report, output)
         return
-    if form is Format.TEXT and not output:
-        from curator.report.text import render as render_text
-
-        sys.stdout.write(render_text(report, None, color=sys.stdout.isatty()))
+    if form is Format.TEXT:
+        _write_text(report, output, display)
         return
     ctx = _render_context(report)
     text = renderer(form)(report, ctx)
@@ -94,6 +119,22 @@ def emit(report: Report, fmt: str, output: str) -> None:
         path.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+
+
+def _write_text(report: Report, output: str, display: Any) -> None:
+    """The text report on stdout as `display` says, or to `output` plain and unstyled."""
+    from dataclasses import replace
+
+    from curator.report import terminal, text
+
+    shown = display or terminal.detect(sys.stdout)
+    if not output:
+        sys.stdout.write(text.render(report, None, shown))
+        return
+    plain = replace(terminal.detect(None, terminal.ColorChoice.NEVER), verbose=shown.verbose)
+    path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text.render(report, None, plain), encoding="utf-8")
 
 
 def _write_json(report: Report, output: str) -> None:

@@ -47,6 +47,10 @@ def run_discover(args: argparse.Namespace) -> int:
     )
     report = discover(options, request)
     text = render.RENDERERS[args.format or "text"](report)
+    if not args.output and (args.format or "text") == "text":
+        from curator.report.terminal import fit, terminal_width
+
+        text = fit(text, terminal_width(sys.stdout))
     _write(args.output, text)
     if args.drafts:
         _write(args.drafts, json.dumps(list(report.drafts), ensure_ascii=False, indent=2) + "\n")

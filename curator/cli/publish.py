@@ -7,7 +7,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from curator.cli.check import FAIL_ON_CHOICES, FORMAT_CHOICES, add_check_options
+from curator.cli.check import (
+    FAIL_ON_CHOICES,
+    FORMAT_CHOICES,
+    add_check_options,
+    add_display_options,
+)
 from curator.model import FailOn
 
 
@@ -30,12 +35,13 @@ def add_comment(sub: Any) -> None:
 def run_comment(args: argparse.Namespace) -> int:
     """Upsert the comment; print what happened (created, updated, unchanged, skipped)."""
     from curator.publish.comment import comment_from_env
+    from curator.report.terminal import inert
 
     result = comment_from_env(
         args.repo, args.pr, args.body_file, os.environ, head_sha=args.head_sha or ""
     )
     deleted = f", deleted duplicates {list(result.deleted)}" if result.deleted else ""
-    print(f"comment {result.action}{': ' + result.url if result.url else ''}{deleted}")
+    print(inert(f"comment {result.action}{': ' + result.url if result.url else ''}{deleted}"))
     return 0
 
 
@@ -57,6 +63,8 @@ def run_audit(args: argparse.Namespace) -> int:
     from curator.cli.check import exit_status, options_from
     from curator.publish.audit import audit_from_env
     from curator.report import json as json_report
+    from curator.report.terminal import inert
+    from curator.report.text import summary_line
 
     options = options_from(args)
     report = pipeline.check(options)
@@ -64,7 +72,8 @@ def run_audit(args: argparse.Namespace) -> int:
         Path(args.output).write_text(json_report.render(report), encoding="utf-8")
     result = audit_from_env(args.repo, report, os.environ, args.label)
     where = f" #{result.number}" if result.number else ""
-    print(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}")
+    print(inert(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}"))
+    print(summary_line(report))
     return exit_status(report, args.fail_on or "never")
 
 
@@ -75,14 +84,15 @@ def add_report(sub: Any) -> None:
     p.add_argument("--format", required=True, choices=FORMAT_CHOICES)
     p.add_argument("--output", metavar="FILE")
     p.add_argument("--fail-on", default=FailOn.NEVER.value, choices=FAIL_ON_CHOICES)
+    add_display_options(p)
     p.set_defaults(run=run_report)
 
 
 def run_report(args: argparse.Namespace) -> int:
     """Load the JSON report (as untrusted data) and render it; exit by --fail-on."""
-    from curator.cli.check import emit, exit_status
+    from curator.cli.check import display_of, emit, exit_status
     from curator.report.reader import read_report
 
     report = read_report(args.file)
-    emit(report, args.format, args.output or "")
+    emit(report, args.format, args.output or "", display_of(args))
     return exit_status(report, args.fail_on)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ def run_explain(args: argparse.Namespace) -> int:
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for, parse_arxiv_id
     from curator.pipeline import resolve
-    from curator.report.sanitize import terminal
+    from curator.report.terminal import fit, inert, terminal_width
     from curator.resolvers.interface import Unverified
     from curator.rulefiles import load_rules
     from curator.scope.explain import explain
@@ -47,9 +48,11 @@ def run_explain(args: argparse.Namespace) -> int:
     outcome = outcomes.get(parsed.subject)
     if isinstance(outcome, Unverified):
         # Without the official title and abstract the trail below decides on nothing.
-        print(f"note: arXiv could not be asked ({terminal(outcome.reason)}); no official metadata")
+        print(f"note: arXiv could not be asked ({inert(outcome.reason)}); no official metadata")
     paper = paper_text(entry, outcome)
-    print(explain(parsed.subject, paper, rules["scope"], lang=args.lang))
+    trail = explain(parsed.subject, paper, rules["scope"], lang=args.lang)
+    # The title, quotes and rule texts are not ours: inert, and fitted to the terminal.
+    sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
     return 0
 
 

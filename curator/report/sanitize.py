@@ -90,8 +90,12 @@ def link(label: str, url: str) -> str:
 def terminal(value: object) -> str:
     """Untrusted text for one line of stderr or a log: control, bidi and line-breaking
     characters shown as `\\xNN` or `\\uNNNN`, so a file name cannot start a new line (a
-    workflow command such as `::add-mask::`) or send escape sequences to the terminal."""
-    return "".join(_visible(ch) for ch in str(value))
+    workflow command such as `::add-mask::`) or send escape sequences to the terminal; and
+    `::` and `##[` shown as `:\\x3a` and `#\\x23[`: the Actions runner reads a line as a
+    command when it starts with `::` after its indent, or holds `##[` anywhere (its old form),
+    and wrapped output can put any part of a string at the start of a line."""
+    shown = "".join(_visible(ch) for ch in str(value))
+    return shown.replace("##[", "#\\x23[").replace("::", ":\\x3a")
 
 
 def _visible(ch: str) -> str:

@@ -1,62 +1,132 @@
-"""`--format text`: a `rich` table for a maintainer's terminal, grouped by severity."""
+"""`--format text`: findings as `path:line: severity code message` lines grouped by file, each
+suggestion under its finding, notes, then one summary line; fitted to the terminal's width.
+
+`--verbose` adds each finding's evidence, the entries read per file, and GitHub's requests
+split into GraphQL and REST.
+Every string from the report (the checked tree or a service said it) is made inert first.
+"""
 
 from __future__ import annotations
 
-import io
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from itertools import groupby
 
-from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from curator.model import Report, RequestCounts, Severity
-from curator.report.sanitize import clean
+from curator.codes import UNVERIFIED
+from curator.model import Finding, Kind, Report, Severity
+from curator.report import terminal as t
+from curator.report.terminal import Display
 
-_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+def render(report: Report, ctx: object = None, display: Display | None = None) -> str:
+    """The report as terminal text (plain, 80 columns, compact unless `display` says else)."""
+    shown = display or Display()
+    return t.write(lines(report, shown), shown)
 
 
-def render(report: Report, ctx: object = None, width: int = 120, color: bool = False) -> str:
-    """The report as terminal text: one table per severity, then counts and requests."""
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer, width=width, force_terminal=color, no_color=not color, highlight=False
+def lines(report: Report, display: Display) -> Iterator[Text]:
+    """Every line of the text report, each at most `display.width` cells wide."""
+    for i, (_, findings) in enumerate(_by_file(report.findings, display.cwd)):
+        if i:
+            yield Text()
+        for finding in findings:
+            yield from finding_lines(finding, display)
+    if display.verbose:
+        yield from _entry_lines(report, display)
+    for note in report.notes:  # few, and each may say what to do: never clipped
+        yield from t.wrap(Text(f"note: {t.relative_in(t.inert(note), display.cwd)}"), display.width)
+    yield from t.wrap(summary_text(report, display.verbose), display.width)
+
+
+def _by_file(findings: Iterable[Finding], cwd: str) -> Iterator[tuple[str, list[Finding]]]:
+    """Findings grouped by the file shown, files in order, lines in order within each."""
+
+    def key(f: Finding) -> tuple[str, int, int, str]:
+        return (t.shown_path(f.source.file, cwd), f.source.line, -f.severity.rank, f.code)
+
+    for file, group in groupby(sorted(findings, key=key), key=lambda f: key(f)[0]):
+        yield file, list(group)
+
+
+def finding_lines(finding: Finding, display: Display) -> list[Text]:
+    """`path:line: severity code message`, then `→ suggestion` (and, verbose, the evidence)."""
+    cwd = display.cwd
+    style = t.SEVERITY_STYLE.get(finding.severity, "")
+    head = Text.assemble(
+        (f"{t.inert(t.shown_path(finding.source.file, cwd))}:{finding.source.line}:", t.PATH_STYLE),
+        " ",
+        (finding.severity.value, style),
+        " ",
+        (t.inert(finding.code), style if finding.severity is Severity.ERROR else "bold"),
+        " ",
+        said(finding, cwd),
     )
-    for severity in Severity:
-        rows = [f for f in report.findings if f.severity is severity]
-        if not rows:
-            continue
-        table = Table(title=f"{severity.value}s ({len(rows)})", title_justify="left", expand=True)
-        table.add_column("where", overflow="fold", ratio=3)  # file:line must stay whole
-        table.add_column("code", style=_STYLE[severity], no_wrap=True, ratio=2)
-        table.add_column("subject", overflow="fold", ratio=3)
-        table.add_column("what", overflow="fold", ratio=6)
-        for f in rows:
-            # Text(): never interpret markup in untrusted strings; clean(): no escape
-            # sequences or bidi overrides from them reach the terminal.
-            what = Text(clean(f.message))
-            if f.evidence:
-                what.append(f"\n{clean(f.evidence)}", style="dim")
-            if f.suggestion:
-                what.append(f"\n→ {clean(f.suggestion)}", style="green")
-            table.add_row(Text(clean(f.source)), Text(clean(f.code)), Text(clean(f.subject)), what)
-        console.print(table)
-    console.print(Text(summary_line(report)))
-    for note in report.notes:
-        console.print(Text(f"note: {clean(note)}"))
-    return buffer.getvalue()
+    out = t.wrap(head, display.width)
+    if finding.suggestion:
+        tip = Text(f"→ {t.relative_in(t.inert(finding.suggestion), cwd)}", t.SUGGESTION_STYLE)
+        out += _under(tip, display.width)
+    if display.verbose:
+        for i, line in enumerate(t.inert_lines(finding.evidence)):
+            label = "evidence: " if i == 0 else "  "
+            out += _under(Text(label + t.relative_in(line, cwd), t.EVIDENCE_STYLE), display.width)
+    return out
 
 
-def summary_line(report: Report) -> str:
-    """One line: entries, counts by severity, requests by service, time."""
-    s = report.summary()
-    r = report.requests
-    return (
-        f"{s['entries']} entries: {s['errors']} errors, {s['warnings']} warnings, "
-        f"{s['infos']} infos · requests: arxiv {r.arxiv}, github graphql {r.github_graphql}, "
-        f"github rest {r.github_rest}, web {r.web}, {_added(r)}cache hits {r.cache_hits} · "
-        f"{report.elapsed:.1f}s"
-    )
+def said(finding: Finding, cwd: str) -> str:
+    """The message, led by the subject when the message does not name it (a link's URL)."""
+    message = t.relative_in(t.inert(finding.message), cwd)
+    subject = t.relative_in(t.inert(finding.subject), cwd)
+    if not subject or _names(message, subject):
+        return message
+    return f"{subject}: {message}"
 
 
-def _added(counts: RequestCounts) -> str:
-    """`name N, ` for each counter of a service added since CONTRACT.md's."""
-    return "".join(f"{name.replace('_', ' ')} {n}, " for name, n in counts.added().items())
+def _names(message: str, subject: str) -> bool:
+    """True when `message` names `subject` (`arXiv:2401.1` for arxiv:2401.1, `o/r` for
+    github:o/r)."""
+    text = message.casefold()
+    bare = subject.casefold()
+    return bare in text or (bare.startswith("github:") and bare.removeprefix("github:") in text)
+
+
+def _under(line: Text, width: int) -> list[Text]:
+    """`line` indented under its finding, wrapped with a deeper indent."""
+    wrapped = t.wrap(line, width - t.INDENT, indent=2)
+    return [Text(" " * t.INDENT) + part for part in wrapped]
+
+
+def _entry_lines(report: Report, display: Display) -> Iterator[Text]:
+    """Verbose: how many entries (papers, projects, links) each file gave."""
+    per_file: dict[str, Counter[Kind]] = {}
+    for result in report.entries:
+        file = t.inert(t.shown_path(result.entry.source.file, display.cwd))
+        per_file.setdefault(file, Counter())[result.entry.kind] += 1
+    if per_file:
+        yield Text()
+    for file, kinds in sorted(per_file.items()):
+        parts = ", ".join(t.plural(n, kind.value) for kind, n in kinds.items())
+        total = t.plural(kinds.total(), "entry", "entries")
+        yield from t.wrap(Text(f"{file}: {total} ({parts})"), display.width)
+
+
+def summary_text(report: Report, detail: bool = False) -> Text:
+    """The summary line, styled by the worst severity found."""
+    counts = {s: report.count(s) for s in Severity}
+    return Text.assemble((t.found(counts), t.style_of(counts)), _rest(report, detail))
+
+
+def summary_line(report: Report, detail: bool = False) -> str:
+    """`Found 3 errors, 5 warnings (2 could not be verified) in 42 entries (12 arXiv, …
+    requests; 80 from cache) in 2.1 s`."""
+    return summary_text(report, detail).plain
+
+
+def _rest(report: Report, detail: bool) -> str:
+    """What follows `Found …`: unverified count, entries, requests and time."""
+    unverified = sum(1 for f in report.findings if f.code in UNVERIFIED)
+    could_not = f" ({unverified} could not be verified)" if unverified else ""
+    entries = t.plural(len(report.entries), "entry", "entries")
+    asked = t.requests_phrase(report.requests, detail)
+    return f"{could_not} in {entries} ({asked}) in {t.seconds(report.elapsed)}"

@@ -127,7 +127,7 @@ def explain(
     t = _TEXT[lang]
     d = decision or decide(paper, rules)
     lines = [
-        f"{paper_id} — {paper.title or '?'}",
+        f"{paper_id} — {_one_line(paper.title) or '?'}",
         f"{t['verdict']}: {d.verdict.value} ({', '.join(d.rules)}); {t['read']}: {d.reading_scope}",
         f"{t['why']}: {_reason(d, lang, rules.gate.id)}",
         "",
@@ -135,7 +135,7 @@ def explain(
     ]
     lines += _trail(d, paper, rules, lang)
     lines += ["", f"{t['quotes']}:"]
-    lines += [f'  [{q.field} {q.start}-{q.end}] ({q.rule}) "{q.text}"' for q in d.quotes]
+    lines += [f'  [{q.field} {q.start}-{q.end}] ({q.rule}) "{_one_line(q.text)}"' for q in d.quotes]
     if not d.quotes:
         lines.append("  " + t["no_quote"].format(reason=_reason(d, lang, rules.gate.id)))
     lines += ["", f"{t['judge']}:", f"  - {_VERDICT_TASK[lang][d.verdict]}"]
@@ -143,6 +143,11 @@ def explain(
         lines += [f"  - {q}" for q in _QUESTIONS[lang]]
     lines += [f"{t['summary_note']}: {n}" for n in d.notes]
     return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str | None) -> str:
+    """arXiv's text on one line: a title or quote never starts a line of the trail."""
+    return " ".join((text or "").split())
 
 
 def _has(patterns: tuple[Pattern, ...], text: str) -> bool:
@@ -195,6 +200,7 @@ def _scorer_step(d: Decision, rules: ScopeRules, lang: str) -> list[str]:
     lines = [head + state, "     - " + t["terms"].format(terms=terms)]
     if SCORER_ID not in d.rules:  # otherwise they are among the evidence below
         lines += [
-            f'     - {t["weighs"]}: [abstract {q.start}-{q.end}] "{q.text}"' for q in seen.quotes
+            f'     - {t["weighs"]}: [abstract {q.start}-{q.end}] "{_one_line(q.text)}"'
+            for q in seen.quotes
         ]
     return lines

@@ -173,7 +173,7 @@ def test_file_name_cannot_inject_workflow_commands(
     status, stderr = check(capsys)
     assert status == 2
     line = one_error_line(stderr)
-    assert "\x1b" not in stderr and "\\x0a::add-mask::" in line
+    assert "\x1b" not in stderr and "\\x0a:\\x3aadd-mask:\\x3a" in line
     record("file-name-with-workflow-command", "exit 2, one line; newline and ESC escaped",
            hostile=1, refused=1)  # fmt: skip
 

@@ -50,8 +50,9 @@ def test_a_new_service_is_one_file_plus_one_line(
         "cache_hits",
         "archive",
     ]
-    assert "web 0, archive 2, cache hits 0" in summary_line(first)
+    assert "in 0 entries (2 archive requests) in " in summary_line(first)
 
     again = _run(options)  # the template's cache-first path: nothing asked twice
     assert again.requests.get("archive", 0) == 0 and again.requests.cache_hits == 2
     assert [f.subject for f in again.findings] == ["archive:swh-gone"]
+    assert "in 0 entries (no requests; 2 from cache) in " in summary_line(again)
