@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
+
+from curator import json_text
 
 DEFAULT_SERVER = "https://github.com"
 
@@ -55,7 +56,7 @@ def _event_head_sha(path: str) -> str:
     if not path:
         return ""
     try:
-        event = json.loads(Path(path).read_text(encoding="utf-8"))
+        event = json_text.loads(Path(path).read_bytes())
     except (OSError, ValueError):
         return ""
     if not isinstance(event, dict):

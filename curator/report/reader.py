@@ -8,14 +8,13 @@ nesting deeper than a report has. Anything else is one InputError line (exit 2).
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
+from curator import json_text
 from curator.errors import InputError
 from curator.model import (
     Entry,
@@ -99,13 +98,13 @@ def read_report(path: str | Path) -> Report:
 
 
 def parse(text: str, name: str) -> dict[str, Any]:
-    """Strict JSON: finite numbers only, bounded nesting, an object at the top."""
-    if _depth(text) > MAX_DEPTH:
-        raise InputError(f"not a curator JSON report: nested deeper than {MAX_DEPTH}", name)
+    """Strict JSON (curator.json_text): finite numbers only, bounded nesting, an object at
+    the top."""
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-    except (ValueError, RecursionError) as exc:
-        raise InputError(f"not a curator JSON report: {_first_line(exc)}", name) from None
+        data = json_text.loads(text, MAX_DEPTH)
+    except ValueError as exc:
+        reason = json_text.reason(exc)
+        raise InputError(f"not a curator JSON report: {reason}", name) from None
     if not isinstance(data, dict):
         raise InputError("not a curator JSON report: the top is not an object", name)
     return data
@@ -126,48 +125,6 @@ def load_report(data: Mapping[str, Any], name: str = "report") -> Report:
         tuple(data.get("notes") or ()),
         float(data.get("elapsed_seconds") or 0.0),
     )
-
-
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets outside strings (so json never recurses that far)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _no_constant(name: str) -> float:
-    """NaN and Infinity are not JSON: refused."""
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    """A JSON number as a float, refused when it overflows (1e400 is not a real elapsed time)."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number {text[:20]} is out of range")
-    return value
-
-
-def _first_line(exc: BaseException) -> str:
-    """A short reason for a parse failure."""
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
 
 
 def _source(raw: Mapping[str, Any]) -> Source:
