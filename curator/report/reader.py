@@ -3,7 +3,10 @@
 The comment job takes the report from a pull request's artifact, which a fork controls. So
 only a valid curator report (schema 1, checked against a JSON Schema) is accepted, and the
 JSON itself is read strictly: no NaN or Infinity, no number too large for a float, no
-nesting deeper than a report has. Anything else is one InputError line (exit 2).
+nesting deeper than a report has. Anything else is one InputError line (exit 2). What the
+renderers print without a sanitiser is closed too: request counters are CONTRACT.md's or
+plain lower-case names, at most 32 of them, with bounded values. Every string the report
+holds is still untrusted: the renderers pass each through curator/report/sanitize.py.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import jsonschema
 from curator import json_text
 from curator.errors import InputError
 from curator.model import (
+    REQUEST_KEYS,
     Entry,
     EntryResult,
     Finding,
@@ -37,13 +41,30 @@ _SOURCE = {
     "properties": {"file": {"type": "string"}, "line": {"type": "integer", "minimum": 0}},
 }
 _TEXT = {"type": "string"}
+#: A count: a JSON integer (not a boolean), far above any real run's.
+_COUNT = {"type": "integer", "minimum": 0, "maximum": 10**9}
+#: A request counter: CONTRACT.md's, or a service's plain name (`counter.add(name)`); a
+#: renderer prints the name in the footer, so nothing else is read.
+COUNTER_NAME = "^[a-z][a-z0-9_]{0,31}$"
+_REQUESTS = {
+    "type": "object",
+    "properties": dict.fromkeys(REQUEST_KEYS, _COUNT),
+    "propertyNames": {"pattern": COUNTER_NAME},
+    "additionalProperties": _COUNT,
+    "maxProperties": 32,
+}
 #: What `--format json` writes (curator/report/json.py), as far as a renderer reads it.
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["schema", "summary", "entries", "findings", "requests"],
     "properties": {
         "schema": {"const": 1},
-        "summary": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "summary": {
+            "type": "object",
+            "propertyNames": {"pattern": COUNTER_NAME},
+            "additionalProperties": {"type": "integer"},
+            "maxProperties": 32,
+        },
         "entries": {
             "type": "array",
             "items": {
@@ -78,12 +99,10 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
-        "requests": {
-            "type": "object",
-            "additionalProperties": {"type": "integer", "minimum": 0},
-        },
+        "requests": _REQUESTS,
         "notes": {"type": "array", "items": _TEXT},
-        "elapsed_seconds": {"type": "number", "minimum": 0},
+        # A run is cut off long before a week (1e300 s would print 300 digits).
+        "elapsed_seconds": {"type": "number", "minimum": 0, "maximum": 7 * 86400},
     },
 }
 #: Deeper than any report (metadata of a scope decision nests a few levels).
