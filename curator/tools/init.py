@@ -31,7 +31,7 @@ STARTER_RULES = {
 # ignore:
 #   hosts: [example.com]           # never checked
 #   prefixes: ["https://example.org/private/"]
-#   patterns: ["^https://localhost"]
+#   patterns: ["^https://localhost"] # RE2 regular expressions (no look-around, no \\1)
 """,
     "projects.yaml": """\
 # Rules of curator's repository checks (every GitHub repository an entry links). Every key is
