@@ -140,7 +140,7 @@ def test_a_huge_scope_section_is_shortened_by_whole_rows() -> None:
 FORGED = (
     HOSTILE + " ## Heading [x](https://evil.example/a) GH-7 a@b.example \x1b[2J\x1b[31mred"
     " \x1b]8;;https://evil.example\x07click\x1b]8;;\x07 \u202egnp.exe\u202c \x85::notice::nel"
-    " \u2028::warning::ls \r\n::add-mask::x %0A::error::y"
+    " \u2028::warning::ls \r\n::add-mask::x %0A::error::y /../../../../../attacker/repo"
 )
 #: String fields whose values the schema fixes (enums, patterns): forged elsewhere.
 FIXED = {"kind", "verdict", "code", "severity"}
@@ -197,6 +197,7 @@ def inert_markdown(body: str) -> None:
     assert "<img" not in html and html.count("<h") == html.count("<hr") + 1  # our title only
     hrefs = re.findall(r'href="([^"]+)"', html)
     assert hrefs and all(h.startswith(REPO_URL) for h in hrefs), hrefs
+    assert not [h for h in hrefs if "/../" in h or "/./" in h], hrefs  # no way out of the repo
     html_tokens = (t.content for t in _inline(tokens) if t.type in ("html_inline", "html_block"))
     raw = {tag for content in html_tokens for tag in re.findall(r"<!--.*?-->|<[^>]*>", content)}
     allowed = {"<br>", "<sub>", "</sub>", "<details>", "</details>", "<summary>", "</summary>"}
