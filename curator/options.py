@@ -118,6 +118,8 @@ def read_pyproject(root: Path) -> dict[str, Any]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise UsageError(f"{path}: invalid TOML: nested too deeply") from None
     table = data.get("tool", {}).get("curator", {})
     return dict(table) if isinstance(table, dict) else {}
 

@@ -70,7 +70,11 @@ def add_init(sub: Any) -> None:
     p.add_argument("--ref", metavar="REF", help="curator tag, branch or commit (default: v<this>)")
     p.add_argument("--paths", metavar="PATHS", help="what to check (default: data/ or README.md)")
     p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
-    p.add_argument("--force", action="store_true", help="overwrite existing workflows")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite curator's existing workflows (never the list's rules files)",
+    )
     p.set_defaults(run=run_init)
 
 
@@ -89,6 +93,6 @@ def run_init(args: argparse.Namespace) -> int:
     for name in result.written:
         print(f"wrote {name}")
     for name in result.kept:
-        print(f"kept {name}")
+        print(f"kept {name} (curator's starter: {name}{init.EXAMPLE})")
     print(f"uses: {result.uses}")
     return 0

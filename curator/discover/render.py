@@ -52,9 +52,10 @@ def text(report: DiscoverReport) -> str:
             continue
         lines += ["", f"{group.value} ({len(chosen)})"]
         for c in chosen:
-            lines.append(f"- {c.id} {_version(c)}  {clean(c.meta.get('published', ''))}")
+            when = clean(c.meta.get("published", ""))
+            lines.append(f"- {clean(c.id)} {clean(_version(c))}  {when}")
             lines.append(f"  {clean(c.meta.get('title', ''))}")
-            lines.append(f"  {c.decision.verdict.value} ({', '.join(c.decision.rules)})")
+            lines.append(f"  {c.decision.verdict.value} ({clean(', '.join(c.decision.rules))})")
             lines.append(f"  {s.shorten(clean(_quote(c)), 400)}")
     lines += [f"note: {clean(n)}" for n in report.notes]
     return "\n".join(lines) + "\n"
@@ -102,7 +103,7 @@ def item(c: Candidate, checked: bool = False, short: bool = False) -> str:
     title = s.link(s.text(c.meta.get("title", ""), 120 if short else 200), url)
     box = "x" if checked else " "
     return (
-        f"- [{box}] {title} — {s.code('arxiv:' + c.id)} {_version(c)}, "
+        f"- [{box}] {title} — {s.code('arxiv:' + c.id)} {s.text(_version(c))}, "
         f"{s.text(c.meta.get('published', ''), 10)}, **{c.decision.verdict.value}** "
         f"({s.code(', '.join(c.decision.rules), 120)}): {s.text(_quote(c), 110 if short else 300)}"
     )

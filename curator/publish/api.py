@@ -38,9 +38,10 @@ from curator.resolvers.http import (
 DEFAULT_API = "https://api.github.com"
 API_VERSION = "2022-11-28"
 #: What PyGithub raises reading an answer that is not the JSON it expects: a cut body
-#: (JSONDecodeError, a ValueError), or a proxy's HTML page, which it keeps as a string and
-#: then indexes like an object (TypeError).
-UNREADABLE = (ValueError, TypeError)
+#: (JSONDecodeError, a ValueError), a proxy's HTML page, which it keeps as a string and then
+#: indexes like an object (TypeError), or JSON nested past Python's recursion limit, which
+#: PyGithub decodes with json.loads itself (RecursionError, before `call`'s RuntimeError).
+UNREADABLE = (ValueError, TypeError, RecursionError)
 T = TypeVar("T")
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from curator import json_text
 from curator.model import Report, Severity
 from curator.publish import write_output
 from curator.publish.api import GitHubAPI
@@ -27,6 +28,8 @@ from curator.report.context import RenderContext
 MARKER = "<!-- curator:audit -->"
 _STATE = re.compile(r"<!-- curator:state ([A-Za-z0-9+/=]+) -->")
 BODY_LIMIT = 65_536
+#: The most a hidden state may inflate to (an issue body is at most BODY_LIMIT characters).
+STATE_LIMIT = 4 * 1024 * 1024
 MAX_LISTED = 30
 
 
@@ -79,7 +82,11 @@ def decode_state(body: str) -> dict[str, Any]:
     if not match:
         return {}
     try:
-        state = json.loads(zlib.decompress(base64.b64decode(match.group(1))))
+        inflate = zlib.decompressobj()
+        packed = inflate.decompress(base64.b64decode(match.group(1)), STATE_LIMIT)
+        if inflate.unconsumed_tail:  # more than any state: not ours
+            return {}
+        state = json_text.loads(packed)
     except (ValueError, zlib.error):
         return {}
     return state if isinstance(state, dict) else {}

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
+
+from curator import json_text
 
 DEFAULT_SERVER = "https://github.com"
 
@@ -23,10 +24,13 @@ class RenderContext:
     title: str = "curator report"
 
     def blob_url(self, file: str, line: int) -> str:
-        """Link to file:line at the head commit, or "" when repository or commit is unknown."""
-        if not self.repository or not self.head_sha:
+        """Link to file:line at the head commit, or "" when repository or commit is unknown,
+        or when the file's path has `.`, `..` or empty parts (a browser would resolve those
+        out of the repository: a saved report names any file it likes)."""
+        parts = file.lstrip("/").split("/")
+        if not self.repository or not self.head_sha or {"", ".", ".."} & set(parts):
             return ""
-        path = quote(file.lstrip("/"), safe="/")
+        path = quote("/".join(parts), safe="/")
         sha = quote(self.head_sha, safe="")
         anchor = f"#L{line}" if line > 0 else ""
         return f"{self.server_url.rstrip('/')}/{self.repository}/blob/{sha}/{path}{anchor}"
@@ -55,7 +59,7 @@ def _event_head_sha(path: str) -> str:
     if not path:
         return ""
     try:
-        event = json.loads(Path(path).read_text(encoding="utf-8"))
+        event = json_text.loads(Path(path).read_bytes())
     except (OSError, ValueError):
         return ""
     if not isinstance(event, dict):

@@ -31,10 +31,10 @@ def render(report: Report, ctx: object = None) -> str:
 
 def annotation(finding: Finding) -> str:
     """The workflow command for one finding."""
-    props = [f"file={escape_property(finding.source.file)}"]
+    props = [f"file={escape_property(clean(finding.source.file))}"]
     if finding.source.line > 0:
         props.append(f"line={finding.source.line}")
-    props.append(f"title={escape_property('curator ' + finding.code)}")
+    props.append(f"title={escape_property('curator ' + clean(finding.code))}")
     text = clean(finding.message)
     if finding.evidence:
         text += f' Evidence: "{clean(finding.evidence)}".'

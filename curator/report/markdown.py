@@ -236,7 +236,7 @@ def _meta(metadata: Mapping[str, Any], prefix: str) -> Mapping[str, Any]:
 
 def _number(value: object) -> str:
     """An integer with thousands separators; anything else as inert text."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**15:
         return f"{value:,}"
     return s.text(value if value is not None else "", 20)
 
@@ -249,7 +249,7 @@ def footer(report: Report, ctx: RenderContext, shape: Shape) -> str:
         f"GitHub GraphQL {req.github_graphql}",
         f"GitHub REST {req.github_rest}",
         f"web {req.web}",
-        *(f"{name.replace('_', ' ')} {n}" for name, n in req.added().items()),
+        *(f"{s.text(name.replace('_', ' '), 40)} {n}" for name, n in req.added().items()),
         f"cache hits {req.cache_hits}",
     )
     line = f"<sub>Requests: {' · '.join(counts)} · {report.elapsed:.1f} s"

@@ -3,21 +3,24 @@
 The comment job takes the report from a pull request's artifact, which a fork controls. So
 only a valid curator report (schema 1, checked against a JSON Schema) is accepted, and the
 JSON itself is read strictly: no NaN or Infinity, no number too large for a float, no
-nesting deeper than a report has. Anything else is one InputError line (exit 2).
+nesting deeper than a report has. Anything else is one InputError line (exit 2). What the
+renderers print without a sanitiser is closed too: request counters are CONTRACT.md's or
+plain lower-case names, at most 32 of them, with bounded values. Every string the report
+holds is still untrusted: the renderers pass each through curator/report/sanitize.py.
 """
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
+from curator import json_text
 from curator.errors import InputError
 from curator.model import (
+    REQUEST_KEYS,
     Entry,
     EntryResult,
     Finding,
@@ -38,13 +41,30 @@ _SOURCE = {
     "properties": {"file": {"type": "string"}, "line": {"type": "integer", "minimum": 0}},
 }
 _TEXT = {"type": "string"}
+#: A count: a JSON integer (not a boolean), far above any real run's.
+_COUNT = {"type": "integer", "minimum": 0, "maximum": 10**9}
+#: A request counter: CONTRACT.md's, or a service's plain name (`counter.add(name)`); a
+#: renderer prints the name in the footer, so nothing else is read.
+COUNTER_NAME = "^[a-z][a-z0-9_]{0,31}$"
+_REQUESTS = {
+    "type": "object",
+    "properties": dict.fromkeys(REQUEST_KEYS, _COUNT),
+    "propertyNames": {"pattern": COUNTER_NAME},
+    "additionalProperties": _COUNT,
+    "maxProperties": 32,
+}
 #: What `--format json` writes (curator/report/json.py), as far as a renderer reads it.
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["schema", "summary", "entries", "findings", "requests"],
     "properties": {
         "schema": {"const": 1},
-        "summary": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "summary": {
+            "type": "object",
+            "propertyNames": {"pattern": COUNTER_NAME},
+            "additionalProperties": {"type": "integer"},
+            "maxProperties": 32,
+        },
         "entries": {
             "type": "array",
             "items": {
@@ -79,12 +99,10 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
-        "requests": {
-            "type": "object",
-            "additionalProperties": {"type": "integer", "minimum": 0},
-        },
+        "requests": _REQUESTS,
         "notes": {"type": "array", "items": _TEXT},
-        "elapsed_seconds": {"type": "number", "minimum": 0},
+        # A run is cut off long before a week (1e300 s would print 300 digits).
+        "elapsed_seconds": {"type": "number", "minimum": 0, "maximum": 7 * 86400},
     },
 }
 #: Deeper than any report (metadata of a scope decision nests a few levels).
@@ -99,13 +117,13 @@ def read_report(path: str | Path) -> Report:
 
 
 def parse(text: str, name: str) -> dict[str, Any]:
-    """Strict JSON: finite numbers only, bounded nesting, an object at the top."""
-    if _depth(text) > MAX_DEPTH:
-        raise InputError(f"not a curator JSON report: nested deeper than {MAX_DEPTH}", name)
+    """Strict JSON (curator.json_text): finite numbers only, bounded nesting, an object at
+    the top."""
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-    except (ValueError, RecursionError) as exc:
-        raise InputError(f"not a curator JSON report: {_first_line(exc)}", name) from None
+        data = json_text.loads(text, MAX_DEPTH)
+    except ValueError as exc:
+        reason = json_text.reason(exc)
+        raise InputError(f"not a curator JSON report: {reason}", name) from None
     if not isinstance(data, dict):
         raise InputError("not a curator JSON report: the top is not an object", name)
     return data
@@ -126,48 +144,6 @@ def load_report(data: Mapping[str, Any], name: str = "report") -> Report:
         tuple(data.get("notes") or ()),
         float(data.get("elapsed_seconds") or 0.0),
     )
-
-
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets outside strings (so json never recurses that far)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _no_constant(name: str) -> float:
-    """NaN and Infinity are not JSON: refused."""
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    """A JSON number as a float, refused when it overflows (1e400 is not a real elapsed time)."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number {text[:20]} is out of range")
-    return value
-
-
-def _first_line(exc: BaseException) -> str:
-    """A short reason for a parse failure."""
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
 
 
 def _source(raw: Mapping[str, Any]) -> Source:

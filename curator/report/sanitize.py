@@ -56,6 +56,12 @@ def shorten(text: str, limit: int) -> str:
     return text[: max(limit - 1, 0)].rstrip() + "…"
 
 
+def plain(value: object) -> str:
+    """Untrusted text as one line of plain text for a reader that finds links in it: SARIF
+    viewers (GitHub code scanning) turn `[text](uri)` into a link, so `](` is broken."""
+    return clean(value).replace("](", "] (")
+
+
 def text(value: object, limit: int = 300) -> str:
     """Untrusted text as inert inline Markdown, safe in a paragraph or a table cell."""
     raw = shorten(clean(value), limit)

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from curator import __version__
 from curator.codes import CODES
 from curator.model import Finding, Report, Severity
-from curator.report.sanitize import clean
+from curator.report.sanitize import plain
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://github.com/"
@@ -65,7 +65,7 @@ def result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
         "locations": [location(finding)],
         # Stable across line moves, so code scanning tracks one alert per subject and code.
         "partialFingerprints": {"curatorSubject/v1": fingerprint(finding)},
-        "properties": {"subject": clean(finding.subject)},
+        "properties": {"subject": plain(finding.subject)},
     }
     if finding.code in index:
         out["ruleIndex"] = index[finding.code]
@@ -73,12 +73,12 @@ def result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
 
 
 def message(finding: Finding) -> str:
-    """Plain text: message, quoted evidence and suggestion (SARIF text is never rendered)."""
-    text = clean(finding.message)
+    """Plain text: message, quoted evidence and suggestion, with no embedded link."""
+    text = plain(finding.message)
     if finding.evidence:
-        text += f' Evidence: "{clean(finding.evidence)}".'
+        text += f' Evidence: "{plain(finding.evidence)}".'
     if finding.suggestion:
-        text += f" Suggestion: {clean(finding.suggestion)}"
+        text += f" Suggestion: {plain(finding.suggestion)}"
     return text or finding.code
 
 

@@ -238,7 +238,7 @@ def requests_phrase(requests: RequestCounts, detail: bool = False) -> str:
     `detail` splits GitHub into GraphQL and REST."""
     github = requests.github_graphql + requests.github_rest
     named = [(requests.arxiv, "arXiv"), (github, "GitHub"), (requests.web, "web")]
-    named += [(n, name.replace("_", " ")) for name, n in requests.added().items()]
+    named += [(n, inert(name.replace("_", " "))) for name, n in requests.added().items()]
     parts = [f"{n} {name}" for n, name in named if n]
     if detail and github:
         apis = ((requests.github_graphql, "GraphQL"), (requests.github_rest, "REST"))

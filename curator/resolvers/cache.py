@@ -24,6 +24,7 @@ from typing import Any
 
 from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_random
 
+from curator import json_text
 from curator.errors import UsageError
 from curator.resolvers.interface import Counter, NotFound, Outcome, Unverified
 
@@ -105,8 +106,8 @@ class CacheItem:
 def _item(value: str, etag: str, fetched_at: float) -> CacheItem | None:
     """A stored row as a CacheItem; None when its value is not a JSON object (damaged)."""
     try:
-        data = json.loads(value)
-    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
+        data = json_text.loads(value)
+    except ValueError:
         return None
     return CacheItem(data, etag, fetched_at) if isinstance(data, dict) else None
 

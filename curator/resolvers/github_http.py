@@ -15,7 +15,6 @@ waiting in turn.
 from __future__ import annotations
 
 import itertools
-import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from typing import Any
 
 import httpx
 
+from curator import json_text
 from curator.options import Options
 from curator.resolvers.http import (
     USER_AGENT,
@@ -51,8 +51,8 @@ class Answer:
     body: bytes
 
     def json(self) -> Any:
-        """The decoded JSON body; ValueError when it is not JSON."""
-        return json.loads(self.body)
+        """The decoded JSON body; ValueError when it is not JSON (or nests too deeply)."""
+        return json_text.loads(self.body)
 
 
 @dataclass(frozen=True)

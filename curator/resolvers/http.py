@@ -28,7 +28,6 @@ by the next run rather than waited for in this one. They share the budget define
 from __future__ import annotations
 
 import email.utils
-import json
 import math
 import threading
 import time
@@ -40,7 +39,7 @@ from typing import TypeVar
 import httpx
 import tenacity
 
-from curator import __version__
+from curator import __version__, json_text
 from curator.options import Options
 from curator.resolvers.github_parse import is_rate_limited
 
@@ -334,7 +333,7 @@ def _graphql_rate_limited(body: bytes) -> bool:
     if b"RATE_LIMITED" not in body:
         return False
     try:
-        return is_rate_limited(json.loads(body))
+        return is_rate_limited(json_text.loads(body))
     except ValueError:
         return False
 

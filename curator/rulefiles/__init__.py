@@ -10,12 +10,12 @@ file and line. Checks and resolvers receive the loaded values; none of them read
 from __future__ import annotations
 
 import contextlib
-import json
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from curator import json_text
 from curator.errors import UsageError
 from curator.model import Service
 from curator.options import Options
@@ -59,7 +59,7 @@ def load_scope_preset(name: str) -> Any:
     from curator.scope.scorer import parse_scorer
 
     # The preset's learned scorer ships beside it, as the list's own does beside scope.yaml.
-    data = json.loads((folder / rules.scorer_file).read_text(encoding="utf-8"))
+    data = json_text.loads((folder / rules.scorer_file).read_text(encoding="utf-8"))
     return replace(rules, scorer=parse_scorer(data, f"scope preset {name}: {rules.scorer_file}"))
 
 

@@ -10,8 +10,6 @@ Loaded once per run with `load_link_rules`; the result goes to the WebResolver a
 from __future__ import annotations
 
 import ipaddress
-import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ import yaml
 
 from curator.errors import InputError
 from curator.located_yaml import compose_file, mapping_nodes, node_line
+from curator.rulefiles.patterns import UrlPatterns, compile_patterns
 
 #: Hosts (and their subdomains) that answer robots with 403/429/999 while the page is fine.
 BOT_WALLED = (
@@ -50,7 +49,8 @@ class LinkRules:
     protected: tuple[str, ...] = PROTECTED
     ignore_hosts: tuple[str, ...] = ()
     ignore_prefixes: tuple[str, ...] = ()
-    ignore_patterns: tuple[re.Pattern[str], ...] = field(default=())
+    #: RE2 regular expressions (rulefiles/patterns.py), searched anywhere in the URL.
+    ignore_patterns: UrlPatterns = field(default_factory=UrlPatterns)
 
     @property
     def allowed_hosts(self) -> tuple[str, ...]:
@@ -73,7 +73,7 @@ class LinkRules:
             return True
         if any(url.startswith(prefix) for prefix in self.ignore_prefixes):
             return True
-        return any(p.search(url) for p in self.ignore_patterns)
+        return self.ignore_patterns.search(url)
 
 
 def _host_in(host: str, domains: tuple[str, ...]) -> bool:
@@ -129,7 +129,7 @@ def _rules_from(items: dict[str, tuple[yaml.Node, yaml.Node]], name: str) -> Lin
 def _with_ignores(
     rules: LinkRules, items: dict[str, tuple[yaml.Node, yaml.Node]], name: str
 ) -> LinkRules:
-    """Rules with the `ignore:` table applied; patterns are compiled here."""
+    """Rules with the `ignore:` table applied; patterns are compiled here (by RE2)."""
     for key, (key_node, value) in items.items():
         if key not in _IGNORE_KEYS:
             known = ", ".join(_IGNORE_KEYS)
@@ -142,17 +142,10 @@ def _with_ignores(
         elif key == "prefixes":
             rules = replace(rules, ignore_prefixes=values)
         else:
-            rules = replace(rules, ignore_patterns=tuple(_patterns(value, name)))
+            listed = _string_items(value, name, f"ignore.{key}")
+            patterns = compile_patterns(listed, name, f"ignore.{key}")
+            rules = replace(rules, ignore_patterns=patterns)
     return rules
-
-
-def _patterns(node: yaml.Node, name: str) -> Iterator[re.Pattern[str]]:
-    """Compiled regexes of a sequence node; InputError at the line of a bad one."""
-    for text, line in _string_items(node, name, "ignore.patterns"):
-        try:
-            yield re.compile(text)
-        except re.error as exc:
-            raise InputError(f"ignore.patterns: bad regex: {exc}", name, line) from None
 
 
 def _strings(node: yaml.Node, name: str, key: str) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from curator import json_text
 from curator.context import CheckContext
 from curator.errors import InputError
 from curator.model import Finding, Source
@@ -82,7 +83,11 @@ def load_records(path: Path) -> tuple[Record, ...]:
 
 def parse_records(text: str, name: str) -> tuple[Record, ...]:
     """Records from JSON text, each located at the line its object starts on."""
-    decoder = json.JSONDecoder()
+    try:
+        json_text.check_depth(text)
+    except json_text.TooDeep as exc:
+        raise InputError(f"invalid JSON: {exc}", name) from None
+    decoder = json_text.DECODER
     pos = _skip(text, 0)
     if pos >= len(text) or text[pos] != "[":
         raise InputError("expected a JSON array of records", name, _line(text, pos))
@@ -93,6 +98,9 @@ def parse_records(text: str, name: str) -> tuple[Record, ...]:
             value, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc.msg}", name, exc.lineno) from None
+        except ValueError as exc:  # NaN, Infinity, a number out of range
+            reason = json_text.reason(exc)
+            raise InputError(f"invalid JSON: {reason}", name, _line(text, pos)) from None
         if not isinstance(value, dict):
             raise InputError("each record must be a JSON object", name, _line(text, pos))
         out.append(Record(value, Source(name, _line(text, pos))))

@@ -8,7 +8,6 @@ The file is data (JSON) written by `curator scope train`; see curator/scope/trai
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -20,11 +19,11 @@ from typing import Any
 
 from curator.codes import CODES
 from curator.errors import InputError
+from curator.json_text import read_json
 from curator.model import Verdict
 from curator.scope.decision import SCORER_ID, Contribution, Decision, PaperText, Quote
 from curator.scope.engine import sentences
 from curator.scope.rules import VERDICT_CODES
-from curator.sources.text import read_text
 
 FORMAT = "curator-scope-scorer/1"
 
@@ -157,13 +156,7 @@ def load_scorer(path: Path, name: str = "") -> Scorer:
     name = name or path.as_posix()
     if path.is_symlink():
         raise InputError("the scorer file must be a regular file, not a symlink", name)
-    text = read_text(path, name)
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        line = getattr(exc, "lineno", 0)
-        raise InputError(f"invalid JSON: {exc}", name, line) from None
-    return parse_scorer(data, name)
+    return parse_scorer(read_json(path, name), name)
 
 
 def parse_scorer(data: Any, name: str) -> Scorer:

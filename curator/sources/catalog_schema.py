@@ -8,7 +8,6 @@ paths, without validating thousands of unchanged items.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from curator import json_text
 from curator.digest import code_digest
 from curator.errors import InputError
 from curator.located_yaml import line_of, written_keys
@@ -35,7 +35,7 @@ Located = tuple[list[Any], Any]
 def schema() -> dict[str, Any]:
     """The catalogue JSON Schema shipped with curator (published as data/schema.json)."""
     text = resources.files("curator").joinpath("schema/catalog.schema.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = json_text.loads(text)
     return data
 
 

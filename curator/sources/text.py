@@ -1,7 +1,8 @@
 """Reading text files safely: UTF-8 only, size-capped, with a located error otherwise.
 
 Every file of the checked tree is read here, and a pull request controls that tree: a file
-reached through a symbolic link that leaves the repository is refused, never read.
+reached through a symbolic link that leaves the repository is refused, never read; and a
+writer into a tree (import, init) asks `refuse_links_below` first, never writing through one.
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ def refuse_outside_links(path: Path, name: str) -> None:
     root = tree_root(str(Path.cwd()))
     if real != root and root not in real.parents:
         raise InputError("is a symbolic link leading outside the repository; not read", name)
+
+
+def refuse_links_below(path: Path, root: Path | None = None) -> None:
+    """InputError when `path`, or a folder between it and `root`, is a symbolic link, a
+    dangling one included: a write there lands wherever the link points, outside the
+    repository perhaps. `root` itself is the caller's own choice (None: check every parent)."""
+    for place in [path, *path.parents]:
+        if root is not None and place == root:
+            break
+        if place.is_symlink():
+            raise InputError("refusing to write through a symbolic link", place.as_posix())
 
 
 @lru_cache(maxsize=8)

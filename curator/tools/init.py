@@ -1,5 +1,6 @@
 """`curator init`: write the three workflows that `uses:` curator's Action, pinned to one
-commit, and a starter `rules/` into a list repository; never overwrite unless forced."""
+commit, and a starter `rules/` into a list repository; never overwrite curator's own files
+unless forced, never the list's rules files, never through a symbolic link."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from curator import __version__
 from curator.errors import UsageError
+from curator.sources.text import refuse_links_below
 
 #: The repository that holds curator and its Action.
 ACTION_REPOSITORY = "curator/curator"
@@ -18,6 +20,8 @@ ACTION_PATH = ".github/actions/curator"
 WORKFLOWS = ("curator-pr.yml", "curator-comment.yml", "curator-nightly.yml")
 #: Written too when the list has a scope policy (rules/scope.yaml or a preset): it screens.
 DISCOVER = "curator-discover.yml"
+#: The suffix of curator's starter beside a rules file the list has already.
+EXAMPLE = ".example"
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 _PLAIN = re.compile(r"^[\w./-][\w./ -]*$")
 
@@ -31,7 +35,7 @@ STARTER_RULES = {
 # ignore:
 #   hosts: [example.com]           # never checked
 #   prefixes: ["https://example.org/private/"]
-#   patterns: ["^https://localhost"]
+#   patterns: ["^https://localhost"] # RE2 regular expressions (no look-around, no \\1)
 """,
     "projects.yaml": """\
 # Rules of curator's repository checks (every GitHub repository an entry links). Every key is
@@ -47,7 +51,8 @@ STARTER_RULES = {
 
 @dataclass(frozen=True)
 class InitResult:
-    """Files written and starter rules kept (relative to the list's root); the `uses:` value."""
+    """Files written and the list's rules files kept (a starter written beside each as
+    NAME.example), relative to the list's root; the `uses:` value."""
 
     written: tuple[str, ...]
     kept: tuple[str, ...]
@@ -117,19 +122,31 @@ def render_workflows(
 
 
 def init(root: Path, uses: str, inputs: Mapping[str, str], *, force: bool = False) -> InitResult:
-    """Write the workflows and the starter rules under `root`. An existing workflow is a
-    UsageError (before anything is written) unless `force`; an existing rules file is kept."""
+    """Write the workflows and the starter rules under `root`.
+
+    Nothing is written when one target is a symbolic link or lies below one (InputError), or
+    when one of curator's own files exists already (UsageError) unless `force`. A rules file
+    of the list is never replaced, forced or not: curator's starter goes beside it as
+    NAME.example, one of curator's own files.
+    """
     screens = bool(inputs.get("scope-preset")) or (root / "rules" / "scope.yaml").is_file()
     made = render_workflows(uses, inputs, discover=screens)
-    workflows = {f".github/workflows/{n}": t for n, t in made.items()}
-    clash = [name for name in workflows if (root / name).exists()]
+    files = {f".github/workflows/{n}": t for n, t in made.items()}
+    kept = []
+    for name, text in STARTER_RULES.items():
+        rules = f"rules/{name}"
+        refuse_links_below(root / rules, root)  # before asking whether the file exists
+        if (root / rules).exists():
+            kept.append(rules)
+            rules += EXAMPLE
+        files[rules] = text
+    for name in files:
+        refuse_links_below(root / name, root)
+    clash = [name for name in files if (root / name).exists()]
     if clash and not force:
         raise UsageError(f"{', '.join(clash)} exist already (--force overwrites)")
-    rules = {f"rules/{name}": text for name, text in STARTER_RULES.items()}
-    kept = tuple(name for name in rules if (root / name).exists() and not force)
-    files = workflows | {name: text for name, text in rules.items() if name not in kept}
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return InitResult(tuple(files), kept, uses)
+    return InitResult(tuple(files), tuple(kept), uses)

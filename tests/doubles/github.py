@@ -41,7 +41,9 @@ _GRAPHQL_FIELDS = (
     "nameWithOwner", "url", "stargazerCount", "forkCount", "licenseInfo", "isArchived",
     "isDisabled", "isFork", "pushedAt", "defaultBranchRef", "homepageUrl", "description",
 )  # fmt: skip
-FAULTS = {"secondary", "primary", "html5xx", "timeout", "reset", "malformed", "rate_limited"}
+FAULTS = {
+    "secondary", "primary", "html5xx", "timeout", "reset", "malformed", "rate_limited", "deep",
+}  # fmt: skip
 REPO_404 = {
     "message": "Not Found",
     "documentation_url": "https://docs.github.com/rest/repos/repos#get-a-repository",
@@ -131,7 +133,8 @@ class GithubDouble:
         self.repos[full_name.lower()] = {"full_name": full_name, "id": len(self.repos) + 1, **spec}
 
     def fail(self, kind: str, *, on: str = "*", times: int | None = None, **params: Any) -> None:
-        """Inject a fault: secondary, primary, html5xx, timeout, reset, malformed, rate_limited."""
+        """Inject a fault: secondary, primary, html5xx, timeout, reset, malformed, rate_limited,
+        deep (well-formed JSON nested `levels` deep, answered with `status`)."""
         if kind not in FAULTS:
             raise ValueError(f"unknown fault kind {kind!r}")
         with self._lock:
@@ -187,6 +190,11 @@ class GithubDouble:
         if fault.kind == "malformed":
             status, headers, body = recorded("graphql_query_repository_200_2024")
             return Reply(200, headers, body[: len(body) // 2])
+        if fault.kind == "deep":
+            _, headers, _ = recorded("graphql_query_repository_200_2024")
+            levels = int(p.get("levels", 100_000))
+            body = b'{"message": "x", "data": ' + b"[" * levels + b"]" * levels + b"}"
+            return Reply(int(p.get("status", 200)), headers, body)
         return None  # timeout: answered normally, but late
 
     def _primary(self, reset_in: float) -> Reply:

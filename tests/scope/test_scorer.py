@@ -144,7 +144,7 @@ def test_a_symlinked_scorer_is_refused(tmp_path: Path) -> None:
         ({"format": "other"}, "not a scope scorer"),
         ({"weights": {}}, "`weights` must map"),
         ({"weights": {"a": "1"}}, "weight of 'a' is not a finite number"),
-        ({"weights": {"a": float("nan")}}, "weight of 'a' is not a finite number"),
+        ({"weights": {"a": float("nan")}}, "invalid JSON: NaN is not a JSON number"),
         ({"weights": {"a": True}}, "weight of 'a' is not a finite number"),
         ({"threshold": 1.5}, "`threshold` must be a probability"),
         ({"bias": None}, "`bias` must be a finite number"),

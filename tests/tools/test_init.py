@@ -127,3 +127,71 @@ def test_this_repositorys_workflows_are_inits() -> None:
             assert ours.startswith(text)
         else:
             assert ours == text
+
+
+# -- issue 23, hole 6: never through a link, never over the list's own rules --------------------
+def init_files(repo: Path) -> set[str]:
+    """Every file and link under the list, relative to it."""
+    return {p.relative_to(repo).as_posix() for p in repo.rglob("*") if not p.is_dir()}
+
+
+@pytest.mark.parametrize(
+    ("link", "points_to"),
+    [
+        (".github/workflows/curator-comment.yml", "outside/planted.yml"),  # dangling
+        (".github", "outside"),  # the folder itself
+        (".github/workflows", "outside"),
+        ("rules", "outside"),
+        ("rules/links.yaml", "outside/links.yaml"),  # dangling
+    ],
+)
+@pytest.mark.parametrize("force", [False, True], ids=["plain", "force"])
+def test_refuses_to_write_through_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], link: str, points_to: str, force: bool
+) -> None:
+    """A link anywhere on the way to a file init writes: one line, exit 2, nothing written."""
+    repo = readme_list(tmp_path / "list")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (repo / link).parent.mkdir(parents=True, exist_ok=True)
+    (repo / link).symlink_to(tmp_path / points_to)
+    before = init_files(repo)
+    assert main(["init", str(repo), "--ref", SHA, *(["--force"] if force else [])]) == 2
+    err = capsys.readouterr().err
+    assert "refusing to write through a symbolic link" in err and len(err.splitlines()) == 1
+    assert link in err
+    assert list(outside.iterdir()) == []
+    assert init_files(repo) == before
+
+
+def test_force_never_replaces_a_rules_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--force rewrites curator's workflows, keeps the list's rules, and puts the starter
+    beside them as NAME.example."""
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    (repo / "rules" / "links.yaml").write_text("ignore:\n  hosts: [mine.example]\n")
+    (repo / ".github/workflows/curator-pr.yml").write_text("edited\n")
+    capsys.readouterr()
+    assert main(["init", str(repo), "--ref", SHA, "--force"]) == 0
+    out = capsys.readouterr().out
+    assert (repo / "rules" / "links.yaml").read_text() == "ignore:\n  hosts: [mine.example]\n"
+    assert "kept rules/links.yaml (curator's starter: rules/links.yaml.example)" in out
+    assert (repo / "rules" / "links.yaml.example").read_text().startswith("# Rules of curator's")
+    assert (repo / ".github/workflows/curator-pr.yml").read_text() != "edited\n"
+
+
+def test_a_force_over_a_linked_workflow_leaves_its_target_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    target = tmp_path / "elsewhere.yml"
+    target.write_text("someone else's file\n")
+    workflow = repo / ".github/workflows/curator-pr.yml"
+    workflow.unlink()
+    workflow.symlink_to(target)
+    assert main(["init", str(repo), "--ref", SHA, "--force"]) == 2
+    assert "curator-pr.yml: refusing to write through a symbolic link" in capsys.readouterr().err
+    assert target.read_text() == "someone else's file\n"

@@ -20,6 +20,7 @@ LOW = (
     "context.py",
     "located_yaml.py",
     "yaml_tree.py",
+    "json_text.py",
     "model.py",
     "codes.py",
 )
