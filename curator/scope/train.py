@@ -121,7 +121,7 @@ def fit(items: Sequence[Example], settings: Settings) -> tuple[dict[str, float],
             hess[i][i] += 1e-9  # a signal no example has still gets a solvable system
         step = _solve(hess, grad)
         w = [a - b for a, b in zip(w, step, strict=True)]
-        if max(map(abs, step)) < 1e-9:
+        if max(map(abs, step)) < 1e-7:
             break
     return {n: w[i + 1] for i, n in enumerate(names)}, w[0]
 
