@@ -16,8 +16,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from curator.options import Options, build
-from curator.scope.splits import lock_box
 from curator.scope.records import Record, load_records
+from curator.scope.splits import lock_box
 from tests.conftest import ROOT, SCOPE
 from tests.doubles.arxiv import ArxivDouble, Paper
 
