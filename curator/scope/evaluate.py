@@ -578,10 +578,40 @@ _METHOD = (
 )
 
 
+def targets(n: Counts, p: Points) -> list[tuple[str, bool]]:
+    """Issue 21's done-when targets for one split, met or not (point estimates)."""
+    return [
+        ("include precision ≥ 90 %", n.include_right >= 0.9 * n.include_calls),
+        ("0 includes excluded", n.includes_excluded == 0),
+        ("≤ 40 % of gate-passing papers sent to review", n.reviews <= 0.4 * n.gate_passing),
+        ("no include in discover's likely exclude", n.likely_exclude_includes == 0),
+        (
+            "include precision ≥ the baseline's at the same include count",
+            p.ours_right >= p.base_right,
+        ),
+        (
+            "includes excluded ≤ the baseline's at the same exclude count",
+            p.ours_wrong_excluded <= p.base_wrong_excluded,
+        ),
+        ("review share ≤ the baseline's at the same errors", p.ours_reviews <= p.base_reviews),
+    ]
+
+
+def _targets(n: Counts, p: Points) -> list[str]:
+    met = targets(n, p)
+    return [
+        "Targets: "
+        + "; ".join(f"{name}: {'met' if ok else '**missed**'}" for name, ok in met)
+        + "."
+    ]
+
+
 def _lock_box_section(m: Measured, rules: ScopeRules) -> list[str]:
     n = counts(m.cases, rules)
     return [
         "## Lock box",
+        "",
+        *_targets(n, points(m)),
         "",
         f"Scorer trained on {m.trained_on} gate-passing development records (include "
         f"threshold {m.threshold:.3f}); {len(m.cases)} lock-box records scored "
@@ -615,6 +645,8 @@ def _chained_section(report: Report, rules: ScopeRules, usable: int) -> list[str
     ]
     lines = [
         "## Forward chaining on the development records",
+        "",
+        *_targets(total, sum((points(m) for m in parts), Points())),
         "",
         f"{usable} development records scored over {len(parts)} steps; trained on "
         + ", ".join(f"{m.trained_on}" for m in parts)
