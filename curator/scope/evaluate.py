@@ -26,7 +26,7 @@ from curator.scope.engine import decide
 from curator.scope.records import Record, load_records
 from curator.scope.rules import Kind, ScopeRules, load_rules
 from curator.scope.splits import LOCK_BOX, PARTS, forward_chain, lock_box
-from curator.scope.train import Settings, examples, train
+from curator.scope.train import Settings, examples, precision_cut, train
 
 #: The policy's lexical rule, written independently of scope.yaml to check the gate against.
 POLICY_GATE = re.compile(r"\bmemor(?:y|ies)\b", re.IGNORECASE)
@@ -182,14 +182,9 @@ def baseline_cuts(
 ) -> tuple[float, float]:
     """(include at, exclude below) for the baseline from its out-of-fold training scores: the
     engine's precision target for include, and no training include below the exclude cut."""
-    ranked = sorted(zip(probs, labels, strict=True), reverse=True)
-    cut, hits = 1.0, 0
-    for n, (p, label) in enumerate(ranked, 1):
-        hits += label
-        nxt = ranked[n][0] if n < len(ranked) else -1.0
-        if nxt < p and hits >= precision * n:
-            cut = p
-    lowest = min((p for p, label in ranked if label), default=0.0)
+    pairs = list(zip(probs, labels, strict=True))
+    cut = precision_cut(pairs, precision, 1.0)
+    lowest = min((p for p, label in pairs if label), default=0.0)
     return cut, min(lowest, cut)
 
 

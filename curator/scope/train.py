@@ -161,18 +161,22 @@ def out_of_fold(items: Sequence[Example], settings: Settings) -> list[float]:
 def threshold(items: Sequence[Example], probs: Sequence[float], precision: float) -> float:
     """The lowest score at which the strong-evidence papers reaching it are at least
     `precision` includes (0.99 when no score is)."""
-    ranked = sorted(
-        ((p, e.label) for e, p in zip(items, probs, strict=True) if e.strong), reverse=True
-    )
-    best = 0.99
-    hits = 0
+    pairs = [(p, e.label) for e, p in zip(items, probs, strict=True) if e.strong]
+    return min(0.99, max(0.01, precision_cut(pairs, precision, 0.99)))
+
+
+def precision_cut(pairs: Sequence[tuple[float, int]], precision: float, none: float) -> float:
+    """The lowest score whose (score, label) pairs at or above it are at least `precision`
+    positive (`none` when no score is)."""
+    ranked = sorted(pairs, reverse=True)
+    best, hits = none, 0
     for n, (p, label) in enumerate(ranked, 1):
         hits += label
         # Only a cut between two different scores can be a threshold.
         nxt = ranked[n][0] if n < len(ranked) else -1.0
         if nxt < p and hits >= precision * n:
             best = p
-    return min(0.99, max(0.01, best))
+    return best
 
 
 def train(
