@@ -10,6 +10,15 @@ from pathlib import Path
 from curator.errors import CuratorError
 
 
+def write(text: str, out: str) -> None:
+    """The report to `out` ('-': standard output)."""
+    if out == "-":
+        sys.stdout.write(text)
+        return
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(text, encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write the evaluation Markdown; exit 2 on bad input."""
     from curator.scope.evaluate import evaluation
@@ -18,15 +27,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--records", default="screening", help="folder of *-review.json files")
     parser.add_argument("--rules", default="rules/scope.yaml")
     parser.add_argument("--out", default="docs/scope-evaluation.md", help="'-' for stdout")
+    parser.add_argument("--lock-box", action="store_true", help="also score the lock box")
     args = parser.parse_args(argv)
     try:
-        text = evaluation(Path(args.rules), Path(args.records))
+        text = evaluation(Path(args.rules), [Path(args.records)], args.lock_box)
     except CuratorError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(text, encoding="utf-8")
+    write(text, args.out)
     return 0

@@ -1,4 +1,4 @@
-"""`curator explain` and `curator scope train`: the scope policy from the command line."""
+"""`curator explain` and `curator scope train|evaluate`: the scope policy from the command line."""
 
 from __future__ import annotations
 
@@ -57,14 +57,37 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def add_scope(sub: Any) -> None:
-    """`curator scope train RECORDS... --out FILE [--rules FILE]`."""
-    p = sub.add_parser("scope", help="maintain the scope policy's learned scorer")
+    """`curator scope train|evaluate RECORDS... [--rules FILE] ...`."""
+    p = sub.add_parser("scope", help="train and evaluate the scope policy's learned scorer")
     tasks = p.add_subparsers(dest="scope_command", metavar="TASK", required=True)
     t = tasks.add_parser("train", help="train the scorer from screening records")
     t.add_argument("records", nargs="+", metavar="RECORDS", help="*-review.json files or folders")
     t.add_argument("--out", required=True, metavar="FILE", help="scorer JSON to write")
     t.add_argument("--rules", metavar="FILE", help="scope rules (default: rules/scope.yaml)")
     t.set_defaults(run=run_scope_train)
+    e = tasks.add_parser(
+        "evaluate", help="forward-chained and lock-box evaluation against TF-IDF + LR"
+    )
+    e.add_argument("records", nargs="+", metavar="RECORDS", help="*-review.json files or folders")
+    e.add_argument("--rules", metavar="FILE", help="scope rules (default: rules/scope.yaml)")
+    e.add_argument("--out", default="-", metavar="FILE", help="Markdown to write ('-': stdout)")
+    e.add_argument(
+        "--lock-box", action="store_true", help="also score the sealed latest quarter, once"
+    )
+    e.set_defaults(run=run_scope_evaluate)
+
+
+def run_scope_evaluate(args: argparse.Namespace) -> int:
+    """Evaluate the rules and scorer procedure on the records; write the Markdown report."""
+    from curator.cli.check import options_from
+    from curator.cli.evaluate import write
+    from curator.rulefiles import rules_folder
+    from curator.scope.evaluate import evaluation
+
+    options = options_from(args)
+    rules = Path(args.rules or rules_folder(options) / "scope.yaml")
+    write(evaluation(rules, [Path(r) for r in args.records], args.lock_box), args.out)
+    return 0
 
 
 def run_scope_train(args: argparse.Namespace) -> int:
@@ -79,7 +102,7 @@ def run_scope_train(args: argparse.Namespace) -> int:
     scorer = train_files(args.records, rules, Path(args.out), command)
     about = scorer.provenance
     print(
-        f"{args.out}: {len(scorer.weights)} term weights from {about['examples']} gate-passing "
-        f"records ({about['excludes']} exclude/hold), threshold {scorer.threshold:.3f}"
+        f"{args.out}: {len(scorer.weights)} signal weights from {about['examples']} gate-passing "
+        f"records ({about['includes']} include), include threshold {scorer.threshold:.3f}"
     )
     return 0

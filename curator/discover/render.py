@@ -12,8 +12,10 @@ from typing import Any
 
 from curator.discover.run import DiscoverReport
 from curator.discover.screen import Candidate, Group
+from curator.model import Verdict
 from curator.report import sanitize as s
 from curator.report.sanitize import clean
+from curator.scope.decision import SCORER_ID
 
 #: The JSON report's schema name (its own: a discover report is not a check report).
 SCHEMA = "curator-discover/1"
@@ -72,12 +74,25 @@ def markdown(
     head += [f"Query: {s.code(report.query, 500)}", ""]
     body: list[str] = []
     gate_only = [c for c in report.candidates if c.unquoted_exclude]
-    for group in Group:
-        chosen = [c for c in report.candidates if c.group is group and not c.unquoted_exclude]
+    for group in (Group.INCLUDE, Group.REVIEW):
+        chosen = [c for c in report.candidates if c.group is group]
         if chosen:
             body += [f"### {group.value.capitalize()} ({len(chosen)})", ""]
-            short = group is Group.EXCLUDE
-            body += [item(c, c.id in checked, short) for c in chosen] + [""]
+            body += [item(c, c.id in checked) for c in chosen] + [""]
+    proven = [c for c in report.candidates if c.group is Group.EXCLUDE and not c.unquoted_exclude]
+    if proven:
+        # A proven exclusion: a rule of the policy and the sentence proving it, no box to tick.
+        body += [
+            f"<details><summary>{len(proven)} likely exclude, each by a rule its quote proves"
+            "</summary>",
+            "",
+        ]
+        body += [
+            f"- {s.code('arxiv:' + c.id)} {s.text(c.meta.get('title', ''), 90)} "
+            f"({s.code(_rules(c), 60)}): {s.text(_quote(c), 80)}"
+            for c in proven
+        ]
+        body += ["", "</details>", ""]
     if gate_only:
         body += [
             f"<details><summary>{len(gate_only)} more likely exclude without a memory word "
@@ -97,16 +112,25 @@ def markdown(
 
 
 def item(c: Candidate, checked: bool = False, short: bool = False) -> str:
-    """One checklist line: box, title, ID, date, verdict and the deciding quote (shorter for
-    a likely exclude)."""
+    """One checklist line: box, title, ID, date, verdict and the deciding quote (shorter when
+    `short`)."""
     url = f"https://arxiv.org/abs/{c.id}"
-    title = s.link(s.text(c.meta.get("title", ""), 120 if short else 200), url)
+    title = s.link(s.text(c.meta.get("title", ""), 90 if short else 160), url)
     box = "x" if checked else " "
     return (
         f"- [{box}] {title} — {s.code('arxiv:' + c.id)} {s.text(_version(c))}, "
         f"{s.text(c.meta.get('published', ''), 10)}, **{c.decision.verdict.value}** "
-        f"({s.code(', '.join(c.decision.rules), 120)}): {s.text(_quote(c), 110 if short else 300)}"
+        f"({s.code(_rules(c), 60)}): {s.text(_quote(c), 80 if short else 160)}"
     )
+
+
+def _rules(c: Candidate) -> str:
+    """The rules that decided, without the two every include and review names (the entry
+    gate, first, and the scorer)."""
+    rules = c.decision.rules
+    if c.decision.verdict in (Verdict.INCLUDE, Verdict.REVIEW):
+        rules = tuple(r for r in rules[1:] if r != SCORER_ID)
+    return ", ".join(rules or c.decision.rules)
 
 
 def as_json(report: DiscoverReport) -> str:

@@ -16,7 +16,6 @@ from curator.model import Entry, Kind, Verdict
 from curator.normalize import parse_arxiv_id
 from curator.scope import Decision, PaperText, Quote, ScopeRules, decide
 from curator.scope.records import normal_text
-from curator.scope.rules import Kind as RuleKind
 
 #: How a draft's `source_sha256` was computed (the policy's `hash_basis` field).
 HASH_BASIS = "UTF-8 official arXiv abstract (export API summary, whitespace folded)"
@@ -86,10 +85,10 @@ class Candidate:
 
     @property
     def deciding(self) -> Quote | None:
-        """The quote that decided the verdict: for an include the core-scope sentence (the
-        memory sentence comes first), else the first signal's sentence."""
+        """The quote that decided the verdict: after the memory sentence (which comes first
+        for include and review), the first other evidence; else the first quote."""
         quotes = self.decision.quotes
-        if self.decision.verdict is Verdict.INCLUDE and len(quotes) > 1:
+        if self.decision.verdict is not Verdict.EXCLUDE and len(quotes) > 1:
             return quotes[1]
         return quotes[0] if quotes else None
 
@@ -104,13 +103,12 @@ class Skipped:
 
 
 def group_of(decision: Decision, rules: ScopeRules) -> Group:
-    """Include -> likely include; exclude, or review by an exclusion signal -> likely exclude."""
+    """The verdict's group: include -> likely include; only an exclusion a rule proves ->
+    likely exclude (where nobody looks, so never a mere signal); everything else to review."""
+    del rules  # the verdict alone says it: the engine only excludes on a proven rule
     if decision.verdict is Verdict.INCLUDE:
         return Group.INCLUDE
     if decision.verdict is Verdict.EXCLUDE:
-        return Group.EXCLUDE
-    signals = {r.id for r in rules.of_kind(RuleKind.EXCLUSION)}
-    if decision.verdict is Verdict.REVIEW and signals & set(decision.rules):
         return Group.EXCLUDE
     return Group.REVIEW
 
@@ -147,12 +145,15 @@ _ORDER = {Group.INCLUDE: 0, Group.REVIEW: 1, Group.EXCLUDE: 2}
 
 
 def rank(candidates: Iterable[Candidate]) -> list[Candidate]:
-    """Likely includes first; within a group, more quoted signals first, then the newest."""
+    """Likely includes first; within a group, the scorer's P(include) first (the review list
+    is ranked), then more quoted evidence, then the newest."""
 
-    def key(c: Candidate) -> tuple[int, int, int, str, str]:
+    def key(c: Candidate) -> tuple[int, int, float, int, str, str]:
+        score = c.decision.scorer.score if c.decision.scorer is not None else 0.0
         return (
             _ORDER[c.group],
             int(c.unquoted_exclude),
+            -score,
             -len(c.decision.quotes),
             _inverse(str(c.meta.get("published_at", ""))),
             c.id,

@@ -160,13 +160,17 @@ def scope_section(report: Report, ctx: RenderContext, rows: int | None = None) -
 
 
 def scope_evidence(decision: Decision | None) -> str:
-    """The rules that decided, the sentences they quote and the learned scorer's score."""
+    """The rules that decided, the sentences they quote and the learned scorer's P(include)."""
     if decision is None:
         return ""
     parts = [", ".join(s.code(rule, 80) for rule in decision.rules)] if decision.rules else []
-    if decision.scorer is not None and decision.scorer.flagged:
+    if decision.scorer is not None and decision.verdict is Verdict.REVIEW:
+        # A review is ranked by this score; include needs the threshold.
         parts.append(
-            s.text(f"(score {decision.scorer.score:.2f} ≥ {decision.scorer.threshold:.2f})")
+            s.text(
+                f"(P(include) {decision.scorer.score:.2f}, include at "
+                f"{decision.scorer.threshold:.2f})"
+            )
         )
     quoted = " … ".join(q.text for q in decision.quotes[:3]) or decision.reason
     if quoted:

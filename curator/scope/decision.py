@@ -61,42 +61,90 @@ class Quote:
 
 
 @dataclass(frozen=True)
-class Contribution:
-    """What the scorer said about one paper: probability, threshold, terms and quotes."""
+class Weighed:
+    """One signal as the scorer weighed it: value in [0, 1], weight, and the sentence showing it."""
 
-    score: float
-    threshold: float
-    terms: tuple[tuple[str, float], ...]
-    quotes: tuple[Quote, ...]
+    name: str
+    value: float
+    weight: float
+    quote: Quote | None = None
 
     @property
-    def flagged(self) -> bool:
-        """True when the score reaches the threshold: the scorer asks for review."""
+    def effect(self) -> float:
+        """What the signal adds to the log-odds of include (value x weight)."""
+        return self.value * self.weight
+
+    def as_dict(self, exact: bool = False) -> dict[str, Any]:
+        """JSON shape; numbers to 4 places unless `exact`."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "value": _num(self.value, exact),
+            "weight": _num(self.weight, exact),
+        }
+        if self.quote is not None:
+            out["quote"] = self.quote.as_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Weighed:
+        """The signal `as_dict` wrote."""
+        quote = raw.get("quote")
+        return cls(
+            str(raw["name"]),
+            float(raw["value"]),
+            float(raw["weight"]),
+            Quote.from_dict(quote) if quote is not None else None,
+        )
+
+
+def _num(x: float, exact: bool) -> float:
+    return x if exact else round(x, 4)
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """What the scorer made of a paper's signals: P(include), its two thresholds, the signals."""
+
+    score: float
+    #: P(include) at or above which strong evidence gives include.
+    threshold: float
+    #: P(include) at or above which a proven exclusion is sent to review instead.
+    veto: float
+    signals: tuple[Weighed, ...]
+
+    @property
+    def include(self) -> bool:
+        """True when the score reaches the include threshold."""
         return self.score >= self.threshold
+
+    @property
+    def vetoes(self) -> bool:
+        """True when the score is too high for an exclusion to stand."""
+        return self.score >= self.veto
+
+    def strongest(self, sign: int, n: int = 2) -> tuple[Weighed, ...]:
+        """The `n` signals that weigh most for (sign 1) or against (sign -1) include."""
+        chosen = [w for w in self.signals if w.effect * sign > 0]
+        return tuple(sorted(chosen, key=lambda w: -abs(w.effect))[:n])
 
     def as_dict(self, exact: bool = False) -> dict[str, Any]:
         """JSON shape (inside the report entry's `scope`): numbers to 4 places, or `exact`
         (as the cache keeps them, so that `from_dict` gives this contribution back)."""
-
-        def num(x: float) -> float:
-            return x if exact else round(x, 4)
-
         return {
-            "score": num(self.score),
-            "threshold": num(self.threshold),
-            "flagged": self.flagged,
-            "terms": [{"term": t, "weight": num(w)} for t, w in self.terms],
-            "quotes": [q.as_dict() for q in self.quotes],
+            "score": _num(self.score, exact),
+            "threshold": _num(self.threshold, exact),
+            "veto": _num(self.veto, exact),
+            "signals": [w.as_dict(exact) for w in self.signals],
         }
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Contribution:
-        """The contribution `as_dict` wrote (`flagged` follows from score and threshold)."""
+        """The contribution `as_dict` wrote."""
         return cls(
             float(raw["score"]),
             float(raw["threshold"]),
-            tuple((t["term"], float(t["weight"])) for t in raw["terms"]),
-            tuple(Quote.from_dict(q) for q in raw["quotes"]),
+            float(raw["veto"]),
+            tuple(Weighed.from_dict(w) for w in raw["signals"]),
         )
 
 
@@ -114,7 +162,7 @@ class Decision:
     track: str = ""
     missing: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
-    #: What the learned scorer said (gate-passing papers, when the rules name a scorer).
+    #: The signals of a gate-passing paper, weighed by the scorer when the rules name one.
     scorer: Contribution | None = None
 
     def as_dict(self, exact: bool = False) -> dict[str, Any]:
@@ -187,19 +235,24 @@ SCHEMA: dict[str, Any] = {
         "notes": _STRINGS,
         "scorer": {
             "type": "object",
-            "required": ["score", "threshold", "terms", "quotes"],
+            "required": ["score", "threshold", "veto", "signals"],
             "properties": {
                 "score": {"type": "number"},
                 "threshold": {"type": "number"},
-                "terms": {
+                "veto": {"type": "number"},
+                "signals": {
                     "type": "array",
                     "items": {
                         "type": "object",
-                        "required": ["term", "weight"],
-                        "properties": {"term": {"type": "string"}, "weight": {"type": "number"}},
+                        "required": ["name", "value", "weight"],
+                        "properties": {
+                            "name": {"type": "string"},
+                            "value": {"type": "number"},
+                            "weight": {"type": "number"},
+                            "quote": _QUOTE_SCHEMA,
+                        },
                     },
                 },
-                "quotes": {"type": "array", "items": _QUOTE_SCHEMA},
             },
         },
     },

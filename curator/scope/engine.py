@@ -1,21 +1,35 @@
 """The scope engine: an entry's official text plus rules/scope.yaml -> a verdict with evidence.
 
 Pure: it reads only the title and abstract it is given (the entry's own summary is never
-evidence) and quotes them verbatim, with character positions, for every rule it names.
+evidence) and quotes them verbatim, with character positions. Three verdicts, each with its
+promise: `exclude` only when a rule of the policy is proven by the quoted sentences (no
+memory word at all, every memory word another kind of memory, or a class outside language
+models with no language model named); `include` only on strong evidence (memory is the
+contribution, in a language model's or agent's sense, of a named owner, and the scorer
+agrees); everything else `review`, with the strongest evidence for and against.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from curator.codes import CODES
 from curator.model import Verdict
 from curator.scope.decision import SCORER_ID, Contribution, Decision, PaperText, Quote
-from curator.scope.matching import Hit, find_hits, sentence_of, sentences
-from curator.scope.rules import (
-    VERDICT_CODES,
-    Kind,
-    Rule,
-    ScopeRules,
-    load_rules,
+from curator.scope.matching import Hit, find_hits, sentences
+from curator.scope.rules import VERDICT_CODES, Kind, Rule, ScopeRules, load_rules
+from curator.scope.signals import (
+    LM_SENSE,
+    MEMORY_IN_CONTRIBUTION,
+    MEMORY_IN_TITLE,
+    MEMORY_NAMED,
+    NO_SUBJECT,
+    Reading,
+    distinct,
+    quote_of,
+    read,
+    rule_hits,
+    skill_missing,
 )
 
 __all__ = [
@@ -31,65 +45,12 @@ __all__ = [
 ]
 
 
-def _rule_hits(rule: Rule, paper: PaperText) -> list[Hit]:
-    """Matches of a rule outside the summary, minus those whose sentence holds an exception."""
-    fields = [f for f in rule.fields if f != "summary"]
-    hits = find_hits(rule.patterns, paper, fields)
-    if not rule.exceptions:
-        return hits
-    kept = []
-    for hit in hits:
-        text = paper.field(hit.field)
-        a, b = sentence_of(text, hit.start)
-        sentence = text[a:b] if b > a else text
-        if not any(p.regex.search(sentence) for p in rule.exceptions):
-            kept.append(hit)
-    return kept
-
-
-def _blocked(rule: Rule, paper: PaperText) -> bool:
-    """True when an `unless` phrase occurs in the title, abstract or another field it reads."""
-    # The official title and abstract always count: a rule that reads only the category
-    # must still step aside when the abstract says the paper is about language models.
-    fields = dict.fromkeys(("title", "abstract", *rule.fields))
-    fields.pop("summary", None)
-    return bool(rule.unless) and bool(find_hits(rule.unless, paper, fields))
-
-
-def _quote(paper: PaperText, hit: Hit, rule: str) -> Quote | None:
-    if hit.field not in ("title", "abstract"):
-        return None
-    text = paper.field(hit.field)
-    a, b = sentence_of(text, hit.start)
-    return Quote(hit.field, a, b, text[a:b], rule)
-
-
-def _quotes(paper: PaperText, fired: list[tuple[Rule, list[Hit]]]) -> tuple[Quote, ...]:
-    """The first quotable sentence for each fired rule, without repeating a sentence."""
-    out: list[Quote] = []
-    seen: set[tuple[str, int]] = set()
-    for rule, hits in fired:
-        for hit in hits:
-            quote = _quote(paper, hit, rule.id)
-            if quote and (quote.field, quote.start) not in seen:
-                seen.add((quote.field, quote.start))
-                out.append(quote)
-                break
-    return tuple(out)
-
-
-def _where(hits: list[Hit]) -> str:
-    """Non-evidence fields a rule matched in, for the reason line."""
-    names = sorted({h.field for h in hits if h.field not in ("title", "abstract")})
-    return f" (matched in {', '.join(names)})" if names else ""
-
-
 def decide(paper: PaperText, rules: ScopeRules) -> Decision:
-    """The scope verdict for one paper: gate, exclusion and skill signals, then core signals."""
+    """The scope verdict for one paper: hold, the gate, then the signals and the scorer."""
     held = _unavailable(paper, rules)
     if held is not None:
         return held
-    gate_hits = _rule_hits(rules.gate, paper)
+    gate_hits = rule_hits(rules.gate, paper)
     if not gate_hits:
         words = "/".join(p.source for p in rules.gate.patterns)
         reason = (
@@ -97,10 +58,36 @@ def decide(paper: PaperText, rules: ScopeRules) -> Decision:
             "so there is no memory sentence to quote"
         )
         return _decision(rules.gate, rules.gate.verdict, "abstract", reason)
-    decision = _after_gate(paper, rules, gate_hits)
-    if rules.scorer is None:
-        return decision
-    return rules.scorer.apply(decision, paper)
+    reading = read(paper, rules, gate_hits)
+    weighed = rules.scorer.weigh(reading) if rules.scorer is not None else None
+    return _after_gate(Case(paper, rules, gate_hits, reading, weighed))
+
+
+@dataclass(frozen=True)
+class Case:
+    """A gate-passing paper and what was read and weighed of it."""
+
+    paper: PaperText
+    rules: ScopeRules
+    gate_hits: list[Hit]
+    reading: Reading
+    weighed: Contribution | None
+
+    @property
+    def memory_quote(self) -> Quote:
+        """The memory sentence: the first in a language model's sense, else the first."""
+        for signal in self.reading.signals:
+            if signal.name == LM_SENSE and signal.quote is not None:
+                q = signal.quote
+                return Quote(q.field, q.start, q.end, q.text, self.rules.gate.id)
+        quote = quote_of(self.paper, self.gate_hits[0], self.rules.gate.id)
+        assert quote is not None  # gate hits are in the title or abstract
+        return quote
+
+    def fired(self, kinds: tuple[Kind, ...]) -> list[Rule]:
+        """The rules of these kinds whose signal fired, in file order."""
+        names = {s.rule for s in self.reading.signals if s.value}
+        return [r for r in self.rules.rules if r.kind in kinds and r.id in names]
 
 
 def _unavailable(paper: PaperText, rules: ScopeRules) -> Decision | None:
@@ -133,132 +120,165 @@ def _decision(rule: Rule, verdict: Verdict, scope: str, reason: str) -> Decision
     return Decision(verdict, (rule.id,), (), scope, reason, code, severity)
 
 
-def _after_gate(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Decision:
-    """Exclusion and skill signals give their verdict (review); else core signals give include."""
-    fired = _exclusions(paper, rules, gate_hits)
-    missing: tuple[str, ...] = ()
-    for rule in rules.of_kind(Kind.SKILL):
-        result = _skill(rule, paper)
-        if result is not None:
-            fired.append((rule, result[0]))
-            missing += result[1]
-    notes = _summary_notes(paper, rules)
-    if fired:
-        return _signalled(paper, fired, missing, notes)
-    core = [(r, h) for r in rules.of_kind(Kind.CORE) if (h := _rule_hits(r, paper))]
-    core = [(r, _memory_first(paper, h, gate_hits)) for r, h in core if not _blocked(r, paper)]
-    if core:
-        return _include(paper, rules, gate_hits, core, notes)
-    fallback = rules.of_kind(Kind.FALLBACK)
-    rule = fallback[0] if fallback else rules.gate
-    verdict = rule.verdict if fallback else Verdict.REVIEW
-    return Decision(
-        verdict,
-        (rules.gate.id, rule.id),
-        _quotes(paper, [(rule, gate_hits)]),
-        "abstract",
-        "passes the entry gate but shows no core-scope signal; the memory sentence is quoted",
-        VERDICT_CODES.get(verdict),
-        rule.severity if fallback else CODES["scope-review"][0].value,
-        notes=notes,
+def _after_gate(case: Case) -> Decision:
+    """Exclude on a proven rule, include on strong evidence, else review."""
+    return _excluded(case) or _included(case) or _review(case)
+
+
+def _excluded(case: Case) -> Decision | None:
+    """Exclude when a rule of the policy is proven and the scorer does not object."""
+    weighed = case.weighed
+    if weighed is not None and weighed.vetoes:
+        return None
+    strict = [r for r in case.fired((Kind.EXCLUSION, Kind.SKILL)) if r.verdict is Verdict.EXCLUDE]
+    if strict:
+        # A maintainer made this rule exclude on its own (verdict: exclude in the YAML).
+        quotes = distinct(_rule_quote(case, r) for r in strict)
+        names = ", ".join(r.id for r in strict)
+        reason = f"passes the entry gate but matches {names}, which the rules make an exclusion"
+        return _verdict(case, Verdict.EXCLUDE, tuple(r.id for r in strict), quotes, reason, strict)
+    proof = case.reading.proof
+    if proof is None:
+        return None
+    rules = [r for r in map(case.rules.by_id, proof.rules) if r is not None]
+    reason = f"passes the entry gate, but {proof.reason}"
+    return _verdict(case, Verdict.EXCLUDE, proof.rules, proof.quotes, reason, rules)
+
+
+def strong(reading: Reading, rules: ScopeRules, scored: bool) -> list[str]:
+    """What strong evidence for include lacks ([] when it is all there).
+
+    Memory is the contribution (title, contribution sentence or a method named after it), in
+    a language model's or an agent's sense, of a named owner; no class outside language models
+    fires. Without a scorer to weigh them, no exclusion class at all may fire.
+    """
+    lacking = []
+    if not any(reading.value(n) for n in (MEMORY_IN_TITLE, MEMORY_IN_CONTRIBUTION, MEMORY_NAMED)):
+        lacking.append("memory is not named in the title or the contribution sentence")
+    if not reading.value(LM_SENSE):
+        lacking.append("no memory word is a language model's or an agent's memory")
+    if reading.value(NO_SUBJECT):
+        lacking.append("no language model or agent is named")
+    for signal in reading.signals:
+        rule = rules.by_id(signal.rule)
+        if not signal.value or rule is None or rule.kind not in (Kind.EXCLUSION, Kind.SKILL):
+            continue
+        if rule.off_topic or rule.kind is Kind.SKILL or not scored:
+            lacking.append(f"{rule.id} fires")
+    return lacking
+
+
+def _included(case: Case) -> Decision | None:
+    """Include when the evidence is strong and the scorer (if any) reaches its threshold."""
+    if strong(case.reading, case.rules, case.weighed is not None):
+        return None
+    if case.weighed is not None and not case.weighed.include:
+        return None
+    core = case.fired((Kind.CORE,))
+    ids = (case.rules.gate.id, *(r.id for r in core))
+    central = [s.quote for s in case.reading.signals if s.name == MEMORY_IN_CONTRIBUTION]
+    quotes = distinct([case.memory_quote, *central, *(_rule_quote(case, r) for r in core)])
+    score = f"; score {case.weighed.score:.3f}" if case.weighed is not None else ""
+    reason = (
+        "memory is the contribution, in a language model's or agent's sense, of a named owner "
+        f"({', '.join(r.id for r in core)}), and no class outside language models fires{score}"
     )
-
-
-def _include(
-    paper: PaperText,
-    rules: ScopeRules,
-    gate_hits: list[Hit],
-    core: list[tuple[Rule, list[Hit]]],
-    notes: tuple[str, ...],
-) -> Decision:
-    """Include, quoting the memory sentence and the core-scope sentence of each signal."""
-    names = ", ".join(r.id for r, _ in core)
     return Decision(
         Verdict.INCLUDE,
-        (rules.gate.id, *(r.id for r, _ in core)),
-        _quotes(paper, [(rules.gate, gate_hits), *core]),
-        "abstract",
-        f"passes the entry gate with core-scope signals ({names}) and no exclusion signal",
-        track=core[0][0].track,
-        notes=notes,
-    )
-
-
-#: When signals disagree, the strongest verdict wins.
-_STRENGTH = {Verdict.EXCLUDE: 3, Verdict.HOLD: 2, Verdict.REVIEW: 1, Verdict.INCLUDE: 0}
-_RANK = {"error": 3, "warning": 2, "info": 1}
-
-
-def _signalled(
-    paper: PaperText,
-    fired: list[tuple[Rule, list[Hit]]],
-    missing: tuple[str, ...],
-    notes: tuple[str, ...],
-) -> Decision:
-    """The verdict of the fired exclusion/skill rules (review unless the YAML says otherwise)."""
-    quotes = _quotes(paper, fired)
-    names = ", ".join(r.id + _where(h) for r, h in fired)
-    reason = f"passes the entry gate but matches {names}"
-    if missing:
-        reason += f"; lifecycle not shown: {', '.join(missing)}"
-    if not quotes:
-        reason += "; no quote because the signal is outside the title and abstract"
-    verdict = max((r.verdict for r, _ in fired), key=_STRENGTH.__getitem__)
-    severity = max(
-        (r.severity for r, _ in fired if r.verdict is verdict), key=lambda s: _RANK.get(s, 0)
-    )
-    return Decision(
-        verdict,
-        tuple(r.id for r, _ in fired),
+        ids,
         quotes,
         "abstract",
         reason,
-        VERDICT_CODES.get(verdict),
-        severity,
-        missing=missing,
-        notes=notes,
+        track=case.reading.track,
+        notes=_summary_notes(case.paper, case.rules),
+        scorer=case.weighed,
     )
 
 
-def _exclusions(
-    paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]
-) -> list[tuple[Rule, list[Hit]]]:
-    """Exclusion rules that fire: memory-sense rules only when they explain every mention."""
-    fired: list[tuple[Rule, list[Hit]]] = []
-    senses: list[tuple[Rule, list[Hit]]] = []
-    for rule in rules.of_kind(Kind.EXCLUSION):
-        hits = _rule_hits(rule, paper)
-        if not hits or _blocked(rule, paper):
-            continue
-        (senses if rule.memory_sense else fired).append((rule, hits))
-    covered = [h for _, hits in senses for h in hits]
-    if senses and all(_inside(g, covered) for g in gate_hits):
-        fired = senses + fired
-    return fired
+def _review(case: Case) -> Decision:
+    """Review, quoting the memory sentence and the strongest evidence for and against."""
+    lacking = strong(case.reading, case.rules, case.weighed is not None)
+    weighed = case.weighed
+    quotes: list[Quote | None] = [case.memory_quote]
+    parts = []
+    if weighed is not None:
+        against = weighed.strongest(-1)
+        support = weighed.strongest(1)
+        quotes += [w.quote for w in (*against, *support)]
+        parts.append(f"score {weighed.score:.3f} (include at {weighed.threshold:.3f})")
+        parts.append("against: " + (", ".join(w.name for w in against) or "nothing"))
+        parts.append("for: " + (", ".join(w.name for w in support) or "nothing"))
+    else:
+        quotes += [_rule_quote(case, r) for r in case.fired((Kind.EXCLUSION, Kind.SKILL))]
+    if lacking:
+        parts.insert(0, "not strong enough to include: " + "; ".join(lacking))
+    if case.reading.proof is not None and weighed is not None and weighed.vetoes:
+        parts.insert(0, f"{case.reading.proof.reason}, but the score is too high to exclude")
+    fired = case.fired((Kind.EXCLUSION, Kind.SKILL))
+    skill = [r for r in fired if r.kind is Kind.SKILL]
+    missing = skill_missing(skill[0], case.paper) if skill else ()
+    if missing:
+        parts.append(f"lifecycle not shown: {', '.join(missing)}")
+    reason = "passes the entry gate; " + "; ".join(parts)
+    rule_ids = (case.rules.gate.id, *(r.id for r in fired))
+    if not fired:
+        rule_ids += tuple(r.id for r in case.rules.of_kind(Kind.FALLBACK))
+    if weighed is not None:
+        rule_ids += (SCORER_ID,)
+    return Decision(
+        Verdict.REVIEW,
+        rule_ids,
+        distinct(quotes),
+        "abstract",
+        reason,
+        VERDICT_CODES[Verdict.REVIEW],
+        _severity(fired, Verdict.REVIEW),
+        track=case.reading.track,
+        missing=missing,
+        notes=_summary_notes(case.paper, case.rules),
+        scorer=weighed,
+    )
 
 
-def _memory_first(paper: PaperText, hits: list[Hit], gate_hits: list[Hit]) -> list[Hit]:
-    """Hits whose sentence also holds a memory word first: the best quote for include."""
-
-    def with_memory(hit: Hit) -> bool:
-        a, b = sentence_of(paper.field(hit.field), hit.start)
-        return any(g.field == hit.field and a <= g.start < b for g in gate_hits)
-
-    return sorted(hits, key=lambda h: not with_memory(h))
+_RANK = {"error": 3, "warning": 2, "info": 1}
 
 
-def _inside(hit: Hit, spans: list[Hit]) -> bool:
-    return any(s.field == hit.field and s.start <= hit.start and hit.end <= s.end for s in spans)
+def _severity(rules: list[Rule], verdict: Verdict) -> str:
+    """The most severe severity the rules give this verdict (the code's default otherwise)."""
+    own = [r.severity for r in rules if r.verdict is verdict and r.severity]
+    if own:
+        return max(own, key=lambda s: _RANK.get(s, 0))
+    return CODES[VERDICT_CODES[verdict]][0].value
 
 
-def _skill(rule: Rule, paper: PaperText) -> tuple[list[Hit], tuple[str, ...]] | None:
-    """(trigger hits, missing aspects) when a skill paper does not show its whole lifecycle."""
-    hits = _rule_hits(rule, paper)
-    if not hits or _blocked(rule, paper):
-        return None
-    fields = [f for f in rule.fields if f != "summary"]
-    missing = tuple(a for a, pats in rule.aspects.items() if not find_hits(pats, paper, fields))
-    return (hits, missing) if missing else None
+def _verdict(
+    case: Case,
+    verdict: Verdict,
+    ids: tuple[str, ...],
+    quotes: tuple[Quote, ...],
+    reason: str,
+    rules: list[Rule],
+) -> Decision:
+    """An exclusion with its proving rules and sentences."""
+    if not quotes:
+        reason += "; no quote because the signal is outside the title and abstract"
+    severity = _severity([r for r in rules if r.verdict is verdict], verdict)
+    return Decision(
+        verdict,
+        ids,
+        quotes,
+        "abstract",
+        reason,
+        VERDICT_CODES[verdict],
+        severity,
+        notes=_summary_notes(case.paper, case.rules),
+        scorer=case.weighed,
+    )
+
+
+def _rule_quote(case: Case, rule: Rule) -> Quote | None:
+    """The sentence a fired rule's signal quotes."""
+    return next((s.quote for s in case.reading.signals if s.rule == rule.id and s.quote), None)
 
 
 def _summary_notes(paper: PaperText, rules: ScopeRules) -> tuple[str, ...]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from curator.model import Verdict
-from curator.scope.engine import SCORER_ID, Decision, PaperText, decide
+from curator.scope.engine import SCORER_ID, Decision, PaperText, decide, strong
 from curator.scope.rules import Kind, Pattern, ScopeRules
+from curator.scope.signals import read, rule_hits
 
 _TEXT: dict[str, dict[str, str]] = {
     "en": {
@@ -23,13 +26,15 @@ _TEXT: dict[str, dict[str, str]] = {
         "signals": "Exclusion and skill signals",
         "core": "Core-scope signals",
         "missing": "lifecycle not shown: {items}",
+        "proof": "Exclusion proven by a rule",
+        "strong": "Strong evidence for include",
+        "lacking": "not strong: {items}",
+        "all_there": "all there (memory is the contribution, in an LM/agent sense, owner named)",
         "scorer": "Learned scorer",
-        "scorer_flag": "score {score:.3f} >= threshold {th:.3f}: the include becomes review",
-        "scorer_below": "score {score:.3f} < threshold {th:.3f}: no effect on the verdict",
-        "scorer_after": "score {score:.3f} (threshold {th:.3f}); the rules already gave {verdict}",
+        "combined": "P(include) = logistic({bias:+.2f} {sum}) = {score:.3f}; "
+        "include at >= {th:.3f}, a proven exclusion stands below {veto:.3f}",
         "scorer_off": "not used: no scorer beside the rules",
-        "terms": "terms weighing towards exclusion: {terms}",
-        "weighs": "weighs most",
+        "signal_rows": "Signals (value x weight = effect on the log-odds)",
     },
     "zh": {
         "verdict": "结论",
@@ -47,13 +52,15 @@ _TEXT: dict[str, dict[str, str]] = {
         "signals": "排除信号与技能门槛",
         "core": "核心范围信号",
         "missing": "未说明的生命周期环节：{items}",
+        "proof": "规则证明的排除",
+        "strong": "收录所需的强证据",
+        "lacking": "不足：{items}",
+        "all_there": "齐备（记忆是贡献、属语言模型/智能体意义、有明确主体）",
         "scorer": "学习型评分器",
-        "scorer_flag": "得分 {score:.3f} >= 阈值 {th:.3f}：收录改为人工复核",
-        "scorer_below": "得分 {score:.3f} < 阈值 {th:.3f}：不影响结论",
-        "scorer_after": "得分 {score:.3f}（阈值 {th:.3f}）；规则已给出 {verdict}",
+        "combined": "收录概率 = logistic({bias:+.2f} {sum}) = {score:.3f}；>= {th:.3f} 可收录，"
+        "低于 {veto:.3f} 时规则证明的排除才成立",
         "scorer_off": "未使用：规则旁没有评分器",
-        "terms": "倾向排除的词项：{terms}",
-        "weighs": "权重最高的句子",
+        "signal_rows": "信号（取值 x 权重 = 对对数几率的影响）",
     },
 }
 
@@ -77,13 +84,13 @@ _QUESTIONS: dict[str, tuple[str, ...]] = {
 _VERDICT_TASK: dict[str, dict[Verdict, str]] = {
     "en": {
         Verdict.INCLUDE: "Confirm the answers below from the abstract before publishing.",
-        Verdict.REVIEW: "Decide whether the quoted signal really puts the paper out of scope.",
+        Verdict.REVIEW: "Weigh the evidence for and against quoted below, then decide.",
         Verdict.EXCLUDE: "Re-adding needs a reassessment with new evidence, not a new reading.",
         Verdict.HOLD: "Fetch the official title and abstract, then decide.",
     },
     "zh": {
         Verdict.INCLUDE: "发布前依据摘要确认下列问题。",
-        Verdict.REVIEW: "判断引文中的信号是否确实使论文超出范围。",
+        Verdict.REVIEW: "权衡下列支持与反对的引文，再作判断。",
         Verdict.EXCLUDE: "重新收录须附带新证据的 reassessment，不能仅凭重新阅读。",
         Verdict.HOLD: "先获取官方标题和摘要，再作判断。",
     },
@@ -100,19 +107,16 @@ def _reason(d: Decision, lang: str, gate: str = "") -> str:
     rules = "、".join(d.rules)
     if d.verdict is Verdict.HOLD:
         return "官方标题或摘要缺失，无法检查入口门槛，因此没有引文"
-    if d.verdict is Verdict.EXCLUDE:
+    if d.verdict is Verdict.EXCLUDE and d.rules == (gate,):
         return "官方标题和摘要中没有独立的 memory/memories，因此没有可引用的记忆句"
+    if d.verdict is Verdict.EXCLUDE:
+        return f"通过入口门槛，但规则（{rules}）由引文证明排除"
     if d.verdict is Verdict.INCLUDE:
-        return f"通过入口门槛，有核心范围信号（{rules}），无排除信号"
-    if SCORER_ID in d.rules and d.scorer is not None:
-        core = "、".join(r for r in d.rules if r not in (gate, SCORER_ID))
-        return (
-            f"通过入口门槛，有核心范围信号（{core}），但学习型评分器得分 {d.scorer.score:.3f}"
-            f"（阈值 {d.scorer.threshold:.3f}），引用权重最高的摘要句子"
-        )
+        return f"通过入口门槛，记忆是核心贡献且证据充分（{rules}）"
     extra = f"；未说明：{'、'.join(d.missing)}" if d.missing else ""
-    fired = "、".join(r for r in d.rules if r != gate)
-    return f"通过入口门槛，但命中 {fired}{extra}"
+    fired = "、".join(r for r in d.rules if r not in (gate, SCORER_ID))
+    score = f"；收录概率 {d.scorer.score:.3f}" if d.scorer is not None else ""
+    return f"通过入口门槛，证据不足以收录或排除（{fired or '无排除信号'}）{extra}{score}"
 
 
 def explain(
@@ -155,52 +159,60 @@ def _has(patterns: tuple[Pattern, ...], text: str) -> bool:
 
 
 def _trail(d: Decision, paper: PaperText, rules: ScopeRules, lang: str) -> list[str]:
-    """Numbered steps: gate, exclusion and skill signals, core signals."""
+    """Numbered steps: gate, signals, proof, strong evidence, scorer."""
     t = _TEXT[lang]
     gate = rules.gate
     if d.verdict is Verdict.HOLD:
         state = t["gate_unknown"]
-    elif d.verdict is Verdict.EXCLUDE:
+    elif d.verdict is Verdict.EXCLUDE and d.rules == (gate.id,):
         state = t["gate_fail"]
     else:
         fields = [f for f in ("title", "abstract") if _has(gate.patterns, paper.field(f))]
         where = ", ".join(_FIELD_ZH[f] if lang == "zh" else f for f in fields)
         state = t["gate_pass"].format(where=where)
     lines = [f"  1. {gate.id}: {gate.describe(lang)}", f"     -> {state}"]
-    if d.verdict in (Verdict.HOLD, Verdict.EXCLUDE):
+    if d.verdict is Verdict.HOLD or d.rules == (gate.id,):
         return lines
-    signal_kinds = (Kind.EXCLUSION, Kind.SKILL, Kind.FALLBACK)
-    fired = [rules.by_id(r) for r in d.rules if r != gate.id]
-    signals = [r for r in fired if r is not None and r.kind in signal_kinds]
-    core = [r for r in fired if r is not None and r.kind is Kind.CORE]
+    reading = read(paper, replace(rules, scorer=None), rule_hits(gate, paper))
+    names = {s.rule for s in reading.signals if s.value}
+    signals = [r for r in rules.rules if r.id in names and r.kind in _SIGNAL_KINDS]
+    core = [r for r in rules.rules if r.id in names and r.kind is Kind.CORE]
     lines.append(f"  2. {t['signals']}: " + (", ".join(r.id for r in signals) or t["none"]))
     lines += [f"     - {r.id}: {r.describe(lang)}" for r in signals]
     if d.missing:
         lines.append("     -> " + t["missing"].format(items=", ".join(d.missing)))
     lines.append(f"  3. {t['core']}: " + (", ".join(r.id for r in core) or t["none"]))
     lines += [f"     - {r.id}: {r.describe(lang)}" for r in core]
+    proof = reading.proof
+    lines.append(f"  4. {t['proof']}: " + (proof.reason if proof else t["none"]))
+    lacking = strong(reading, rules, rules.scorer is not None)
+    state = t["lacking"].format(items="; ".join(lacking)) if lacking else t["all_there"]
+    lines.append(f"  5. {t['strong']}: {state}")
     return lines + _scorer_step(d, rules, lang)
 
 
+_SIGNAL_KINDS = (Kind.EXCLUSION, Kind.SKILL)
+
+
 def _scorer_step(d: Decision, rules: ScopeRules, lang: str) -> list[str]:
-    """Step 4: what the learned scorer said and whether it changed the verdict."""
+    """Step 6: every signal with its weight, and how they combined into P(include)."""
     t = _TEXT[lang]
-    head = f"  4. {t['scorer']} ({SCORER_ID}): "
+    head = f"  6. {t['scorer']} ({SCORER_ID}): "
     seen = d.scorer
-    if seen is None:
-        return [head + t["scorer_off"]] if rules.scorer is None else []
-    values = {"score": seen.score, "th": seen.threshold, "verdict": d.verdict.value}
-    if SCORER_ID in d.rules:
-        state = t["scorer_flag"].format(**values)
-    elif d.verdict is Verdict.INCLUDE:
-        state = t["scorer_below"].format(**values)
-    else:
-        state = t["scorer_after"].format(**values)
-    terms = ", ".join(f"{term} (+{w:.3f})" for term, w in seen.terms) or t["none"]
-    lines = [head + state, "     - " + t["terms"].format(terms=terms)]
-    if SCORER_ID not in d.rules:  # otherwise they are among the evidence below
-        lines += [
-            f'     - {t["weighs"]}: [abstract {q.start}-{q.end}] "{_one_line(q.text)}"'
-            for q in seen.quotes
-        ]
+    if seen is None or rules.scorer is None:
+        return [head + t["scorer_off"]]
+    total = " ".join(f"{w.effect:+.2f}" for w in seen.signals if w.effect)
+    lines = [
+        head
+        + t["combined"].format(
+            bias=rules.scorer.bias, sum=total, score=seen.score, th=seen.threshold, veto=seen.veto
+        ),
+        f"     {t['signal_rows']}:",
+    ]
+    for w in sorted(seen.signals, key=lambda w: -abs(w.effect)):
+        if not w.value:
+            continue
+        q = w.quote
+        where = f' [{q.field} {q.start}-{q.end}] "{_one_line(q.text)}"' if q else ""
+        lines.append(f"     - {w.name}: {w.value:.2f} x {w.weight:+.2f} = {w.effect:+.2f}{where}")
     return lines

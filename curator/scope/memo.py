@@ -31,6 +31,7 @@ _ENGINE = (
     "scope/matching.py",
     "scope/rules.py",
     "scope/scorer.py",
+    "scope/signals.py",
     "codes.py",
     "model.py",
 )

@@ -42,8 +42,17 @@ class Kind(StrEnum):
     GATE = "gate"  # the lexical entry gate (exactly one)
     EXCLUSION = "exclusion"  # a signal that the paper is outside the core scope
     SKILL = "skill"  # the procedural-skill gate: triggers plus required lifecycle aspects
-    CORE = "core"  # a core-scope signal supporting include
+    CORE = "core"  # a core-scope subject (agent, model, evaluation) supporting include
+    CUE = "cue"  # words the signals read: an LM sense of memory, a contribution, an operation
     FALLBACK = "fallback"  # what happens when the gate passes but no core signal is found
+
+
+class Cue(StrEnum):
+    """What a cue rule's phrases tell the signals (curator/scope/signals.py)."""
+
+    MEMORY_SENSE = "memory-sense"  # memory as a language model's or an agent's memory
+    CONTRIBUTION = "contribution"  # the sentence that states the paper's contribution
+    OPERATION = "operation"  # an operation on memory: write, retrieve, update, forget, ...
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,13 @@ class Rule:
     exceptions: tuple[Pattern, ...] = ()
     unless: tuple[Pattern, ...] = ()
     memory_sense: bool = False
+    #: An exclusion class wholly outside language models (physics, pure vision, hardware):
+    #: it proves an exclusion when the paper names no language model or agent at all.
+    off_topic: bool = False
+    #: A core rule that names who owns the memory (a language model, an agent); false for
+    #: one that names a kind of paper (a benchmark, a survey).
+    owner: bool = True
+    cue: Cue | None = None
     verdict: Verdict = Verdict.REVIEW
     severity: str = ""
     track: str = ""
@@ -113,6 +129,10 @@ class ScopeRules:
     def of_kind(self, kind: Kind) -> tuple[Rule, ...]:
         """The rules of one kind, in file order."""
         return tuple(r for r in self.rules if r.kind is kind)
+
+    def cues(self, cue: Cue) -> tuple[Rule, ...]:
+        """The cue rules of one cue, in file order."""
+        return tuple(r for r in self.rules if r.cue is cue)
 
     def by_id(self, rule_id: str) -> Rule | None:
         """The rule with this id (the gate included), or None."""
@@ -232,6 +252,9 @@ _RULE_KEYS = {
     "exceptions",
     "unless",
     "memory_sense",
+    "off_topic",
+    "owner",
+    "cue",
     "verdict",
     "severity",
     "track",
@@ -276,12 +299,30 @@ def _rule(item: Any, name: str, parent_line: int) -> Rule:
         exceptions=_patterns(item, "exceptions", where, name),
         unless=_patterns(item, "unless", where, name),
         memory_sense=bool(item.get("memory_sense", False)),
+        off_topic=bool(item.get("off_topic", False)),
+        owner=bool(item.get("owner", True)),
+        cue=_cue(item, kind, where, name),
         verdict=verdict,
         severity=severity,
         track=str(item.get("track", "")),
         reason_codes=tuple(str(c) for c in _list(item, "reason_codes", where, name)),
         aspects=_aspects(item, kind, where, name),
     )
+
+
+def _cue(item: LocatedMap, kind: Kind, where: str, name: str) -> Cue | None:
+    """`cue`: required for (and only for) rules of kind cue."""
+    raw = item.get("cue")
+    if kind is not Kind.CUE:
+        if raw is not None:
+            raise InputError(where + "only rules of kind cue take `cue`", name, item.line_of("cue"))
+        return None
+    try:
+        return Cue(str(raw))
+    except ValueError:
+        cues = ", ".join(c.value for c in Cue)
+        line = item.line_of("cue")
+        raise InputError(where + f"`cue` must be one of {cues}", name, line) from None
 
 
 def _known(item: LocatedMap, allowed: set[str], name: str) -> None:

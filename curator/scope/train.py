@@ -1,34 +1,31 @@
-"""Training the scope scorer from screening records: pure-Python logistic regression.
+"""Training the scope scorer from screening records: logistic regression over the signals.
 
 The examples are the records that carry the official abstract and pass the entry gate (the
-scorer only ever sees such papers); the label is the maintainers' decision (exclude or hold
-= 1, include = 0). Terms seen in fewer than `min_df` training papers are dropped, and an L2
-penalty keeps any one phrasing from dominating. The threshold is chosen on out-of-fold
-scores of the training records alone: the lowest that sends at most `budget` of the
-maintainers' includes that the rules let through to review.
-
-Title-only records (no abstract) are left out: added as title-only examples on the time split
-they moved the scorer along its curve (3/17 includes and 69/79 excludes flagged, or 0/17 and
-53/79, against 2/17 and 67/79 without) rather than improving it.
+scorer only ever sees such papers); the label is the maintainers' decision (include = 1,
+exclude or hold = 0); the features are the signals (curator/scope/signals.py), a few dozen
+numbers in [0, 1], so the fit is a small Newton iteration in pure Python. The include
+threshold is chosen on out-of-fold scores of the training records alone: the lowest at which
+the papers with strong evidence that reach it are at least `precision` maintainer includes.
+The veto is fixed (the scorer leaning to include, 0.5 on a class-balanced fit): it only ever
+turns a proven exclusion into review.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from curator.errors import InputError
-from curator.model import Verdict
-from curator.scope.engine import PaperText, decide
+from curator.scope.decision import PaperText
+from curator.scope.engine import strong
 from curator.scope.records import Record, check_records, load_records
 from curator.scope.rules import ScopeRules, parse_rules
-from curator.scope.scorer import Scorer, paper_terms, scorer_data
+from curator.scope.scorer import Scorer, logistic, scorer_data
+from curator.scope.signals import read, rule_hits
 from curator.sources.text import read_text
 
 
@@ -36,37 +33,40 @@ from curator.sources.text import read_text
 class Settings:
     """Training knobs; the defaults are what rules/scope-scorer.json was trained with."""
 
-    min_df: int = 3
-    l2: float = 0.02
-    iterations: int = 120
+    l2: float = 1.0
     folds: int = 5
-    budget: float = 0.05
+    precision: float = 0.95
+    veto: float = 0.5
+    iterations: int = 25
 
 
 @dataclass(frozen=True)
 class Example:
-    """One gate-passing record: its terms, label and the rules' own verdict."""
+    """One gate-passing record: its signal values, label and whether its evidence is strong."""
 
     id: str
-    terms: frozenset[str]
+    features: dict[str, float]
     label: int
-    rules_include: bool
+    strong: bool
 
 
 def examples(records: Sequence[Record], rules: ScopeRules) -> list[Example]:
-    """Gate-passing records with an abstract, as training examples (rules without scorer)."""
+    """Gate-passing records with an abstract and a decision, as training examples."""
     bare = replace(rules, scorer=None)
     out = []
     for record in records:
         title, abstract = str(record.data.get("title", "")), record.abstract or ""
-        if not abstract or record.decision not in ("include", "exclude", "hold"):
+        if not title.strip() or not abstract.strip():
             continue
-        verdict = decide(PaperText(title, abstract), bare).verdict
-        if verdict in (Verdict.EXCLUDE, Verdict.HOLD):
+        if record.decision not in ("include", "exclude", "hold"):
             continue
-        label = 0 if record.decision == "include" else 1
-        found = frozenset(paper_terms(title, abstract))
-        out.append(Example(record.id, found, label, verdict is Verdict.INCLUDE))
+        paper = PaperText(title, abstract)
+        hits = rule_hits(bare.gate, paper)
+        if not hits:
+            continue
+        reading = read(paper, bare, hits)
+        label = 1 if record.decision == "include" else 0
+        out.append(Example(record.id, reading.features(), label, not strong(reading, bare, True)))
     return out
 
 
@@ -92,61 +92,91 @@ def refuse_bad(records: Sequence[Record], rules: ScopeRules) -> None:
 
 
 def fit(items: Sequence[Example], settings: Settings) -> tuple[dict[str, float], float]:
-    """Term weights and bias by L2-regularised, class-balanced logistic regression."""
-    df = Counter(t for e in items for t in e.terms)
-    vocab = sorted(t for t, n in df.items() if n >= settings.min_df)
-    index = {t: i for i, t in enumerate(vocab)}
-    rows = [[index[t] for t in e.terms if t in index] for e in items]
-    norms = [1 / math.sqrt(len(r)) if r else 0.0 for r in rows]
+    """Signal weights and bias: L2-regularised, class-balanced logistic regression (Newton)."""
+    names = sorted({k for e in items for k in e.features})
+    rows = [[1.0, *(e.features.get(n, 0.0) for n in names)] for e in items]
     labels = [e.label for e in items]
     positives = sum(labels) or 1
     negatives = (len(labels) - sum(labels)) or 1
     # Balanced: each class weighs half the loss, whatever its size.
     cw = [0.5 / positives if y else 0.5 / negatives for y in labels]
-    w = [0.0] * len(vocab)
-    bias = 0.0
-    step = 2.0
+    size = len(names) + 1
+    # The penalty is per example of the average class: scaled like the loss.
+    penalty = settings.l2 / len(items) if items else 0.0
+    w = [0.0] * size
     for _ in range(settings.iterations):
-        grad = [settings.l2 * x for x in w]
-        gb = 0.0
-        for row, norm, y, c in zip(rows, norms, labels, cw, strict=True):
-            z = bias + norm * sum(map(w.__getitem__, row))
-            p = 1 / (1 + math.exp(-z)) if z > -500 else 0.0
-            g = c * (p - y)
-            gb += g
-            gn = g * norm
-            for j in row:
-                grad[j] += gn
-        w = [a - step * b for a, b in zip(w, grad, strict=True)]
-        bias -= step * gb
-    return {t: w[i] for t, i in index.items() if abs(w[i]) > 1e-6}, bias
+        grad = [penalty * x if j else 0.0 for j, x in enumerate(w)]
+        hess = [[penalty if i == j and i else 0.0 for j in range(size)] for i in range(size)]
+        for row, y, c in zip(rows, labels, cw, strict=True):
+            p = logistic(sum(a * b for a, b in zip(w, row, strict=True)))
+            g, h = c * (p - y), c * p * (1 - p)
+            for i, xi in enumerate(row):
+                if xi:
+                    grad[i] += g * xi
+                    hi = hess[i]
+                    for j, xj in enumerate(row):
+                        if xj:
+                            hi[j] += h * xi * xj
+        for i in range(size):
+            hess[i][i] += 1e-9  # a signal no example has still gets a solvable system
+        step = _solve(hess, grad)
+        w = [a - b for a, b in zip(w, step, strict=True)]
+        if max(map(abs, step)) < 1e-7:
+            break
+    return {n: w[i + 1] for i, n in enumerate(names)}, w[0]
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with matrix @ x = vector (Gaussian elimination with partial pivoting)."""
+    n = len(vector)
+    a = [[*row, v] for row, v in zip(matrix, vector, strict=True)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        head = a[col][col] or 1e-12
+        for r in range(col + 1, n):
+            factor = a[r][col] / head
+            if factor:
+                a[r] = [x - factor * y for x, y in zip(a[r], a[col], strict=True)]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        rest = sum(a[r][c] * x[c] for c in range(r + 1, n))
+        x[r] = (a[r][n] - rest) / (a[r][r] or 1e-12)
+    return x
 
 
 def out_of_fold(items: Sequence[Example], settings: Settings) -> list[float]:
-    """Each example's probability from a model trained without its fold (folds by position)."""
+    """Each example's probability from a model fitted without its fold (folds by position)."""
     probs = [0.0] * len(items)
     k = max(2, min(settings.folds, len(items)))
     for fold in range(k):
         train = [e for i, e in enumerate(items) if i % k != fold]
         weights, bias = fit(train, settings)
-        model = Scorer(weights, bias, 0.5)
+        model = Scorer(weights, bias, 0.5, 0.5)
         for i in range(fold, len(items), k):
-            probs[i] = model.probability(items[i].terms)
+            probs[i] = model.probability(items[i].features)
     return probs
 
 
-def threshold(items: Sequence[Example], probs: Sequence[float], budget: float) -> float:
-    """The lowest threshold flagging at most `budget` of the includes the rules let through."""
-    kept = sorted(
-        (p for e, p in zip(items, probs, strict=True) if e.rules_include and not e.label),
-        reverse=True,
-    )
-    allowed = int(budget * len(kept))
-    if not kept:
-        return 0.5
-    # Just above the (allowed+1)-th highest include score: that one and those below pass.
-    cut = kept[allowed] if allowed < len(kept) else 0.0
-    return min(0.99, max(0.01, cut + 1e-6))
+def threshold(items: Sequence[Example], probs: Sequence[float], precision: float) -> float:
+    """The lowest score at which the strong-evidence papers reaching it are at least
+    `precision` includes (0.99 when no score is)."""
+    pairs = [(p, e.label) for e, p in zip(items, probs, strict=True) if e.strong]
+    return min(0.99, max(0.01, precision_cut(pairs, precision, 0.99)))
+
+
+def precision_cut(pairs: Sequence[tuple[float, int]], precision: float, none: float) -> float:
+    """The lowest score whose (score, label) pairs at or above it are at least `precision`
+    positive (`none` when no score is)."""
+    ranked = sorted(pairs, reverse=True)
+    best, hits = none, 0
+    for n, (p, label) in enumerate(ranked, 1):
+        hits += label
+        # Only a cut between two different scores can be a threshold.
+        nxt = ranked[n][0] if n < len(ranked) else -1.0
+        if nxt < p and hits >= precision * n:
+            best = p
+    return best
 
 
 def train(
@@ -155,21 +185,21 @@ def train(
     settings: Settings | None = None,
     provenance: dict[str, Any] | None = None,
 ) -> Scorer:
-    """A scorer trained on `records` (after refusing bad ones); threshold from out-of-fold."""
+    """A scorer trained on `records`; threshold from out-of-fold scores."""
     settings = settings or Settings()
-    items = sorted(examples(records, rules), key=lambda e: e.id)
+    items = examples(records, rules)
     if len({e.label for e in items}) < 2:
         raise InputError("training needs gate-passing records of both include and exclude/hold")
     probs = out_of_fold(items, settings)
-    cut = threshold(items, probs, settings.budget)
+    cut = threshold(items, probs, settings.precision)
     weights, bias = fit(items, settings)
     about = dict(provenance or {})
     about.update(
         examples=len(items),
-        excludes=sum(e.label for e in items),
+        includes=sum(e.label for e in items),
         settings=asdict(settings),
     )
-    return Scorer(weights, bias, cut, about)
+    return Scorer(weights, bias, cut, settings.veto, about)
 
 
 def record_files(paths: Sequence[str]) -> list[Path]:

@@ -1,7 +1,7 @@
 """A list repository and an arXiv window built from the dev screening records.
 
-The window mixes the records of the tuning half (IDs whose SHA-256 starts with 0-7, the
-records the rules were written from) that carry the official abstract: maintainer includes
+The window mixes the development records (all but the lock box, curator/scope/splits.py)
+that carry the official abstract: maintainer includes
 and excludes, papers that fail the entry gate, and papers the list already has (by ID with a
 version, by ID under an old title, by title alone). Noise the query must not return is
 added: other categories, and days outside the window.
@@ -16,8 +16,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from curator.options import Options, build
-from curator.scope.evaluate import held_out
 from curator.scope.records import Record, load_records
+from curator.scope.splits import lock_box
 from tests.conftest import ROOT, SCOPE
 from tests.doubles.arxiv import ArxivDouble, Paper
 
@@ -27,9 +27,11 @@ LATER = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
 def dev_records() -> list[Record]:
-    """Tuning-half records with an official abstract, in file order."""
+    """The earliest 260 development records with an official abstract (a window the size of
+    one issue body), in file order."""
     records = load_records(SCOPE / "2026-10-03-review.json")
-    return [r for r in records if r.abstract and not held_out(r.id)]
+    development = {r.id for r in lock_box(records)[0][:260]}
+    return [r for r in records if r.abstract and r.id in development]
 
 
 def stamp(i: int) -> str:

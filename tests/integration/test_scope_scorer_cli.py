@@ -15,9 +15,9 @@ from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 
 ROOT = Path(__file__).resolve().parents[2]
-#: A real record the maintainers excluded, that the rules include and the scorer flags.
+#: A real record the maintainers excluded (general self-evolution): the engine reviews it.
 FLAGGED = "2609.38639"
-#: A real include the rules include and the scorer lets stand.
+#: A real include with strong evidence that the scorer lets through.
 KEPT = "2610.00238"
 
 
@@ -59,17 +59,21 @@ def test_check_reports_the_scorer_review_with_its_quote(
     flagged = entries[f"arxiv:{FLAGGED}"]
     assert flagged["verdict"] == "review"
     assert flagged["scope"]["rules"][-1] == "scope-scorer"
+    assert "self-evolution-optimisation" in flagged["scope"]["rules"]
     scorer = flagged["scope"]["scorer"]
-    assert scorer["flagged"] is True and scorer["score"] >= scorer["threshold"]
-    quote = scorer["quotes"][0]
+    assert 0 <= scorer["score"] < scorer["threshold"] and scorer["veto"] == 0.5
+    named = {s["name"]: s for s in scorer["signals"]}
+    assert named["self-evolution-optimisation"]["value"] == 1
+    quote = flagged["scope"]["quotes"][0]  # the memory sentence comes first
     abstract = listed[FLAGGED]["source_abstract"]
-    assert abstract[quote["start"] : quote["end"]] == quote["text"]
+    assert abstract[quote["start"] : quote["end"]] == quote["text"] and "memory" in quote["text"]
     finding = next(f for f in report["findings"] if f["subject"] == f"arxiv:{FLAGGED}")
     assert finding["code"] == "scope-review" and finding["severity"] == "warning"
     assert finding["evidence"].startswith(f'abstract: "{quote["text"]}"')
     assert "scope-scorer" in finding["suggestion"]
     kept = entries[f"arxiv:{KEPT}"]
-    assert kept["verdict"] == "include" and kept["scope"]["scorer"]["flagged"] is False
+    assert kept["verdict"] == "include"
+    assert kept["scope"]["scorer"]["score"] >= kept["scope"]["scorer"]["threshold"]
 
 
 def test_without_the_scorer_line_the_rules_alone_decide(
@@ -79,8 +83,10 @@ def test_without_the_scorer_line_the_rules_alone_decide(
     text = rules.read_text(encoding="utf-8")
     rules.write_text(text.replace("scorer: scope-scorer.json\n", ""), encoding="utf-8")
     entries = {e["subject"]: e for e in _check(capsys)["entries"]}
-    assert entries[f"arxiv:{FLAGGED}"]["verdict"] == "include"
+    # Without a scorer to weigh it, any exclusion class keeps a paper from include.
+    assert entries[f"arxiv:{FLAGGED}"]["verdict"] == "review"
     assert "scorer" not in entries[f"arxiv:{FLAGGED}"]["scope"]
+    assert entries[f"arxiv:{KEPT}"]["verdict"] in ("include", "review")
 
 
 def test_a_broken_scorer_file_is_one_line_and_exit_2(
@@ -95,8 +101,8 @@ def test_a_broken_scorer_file_is_one_line_and_exit_2(
 @pytest.mark.parametrize(
     ("lang", "step"),
     [
-        ("en", "4. Learned scorer (scope-scorer): score"),
-        ("zh", "4. 学习型评分器 (scope-scorer): 得分"),
+        ("en", "6. Learned scorer (scope-scorer): P(include) = logistic("),
+        ("zh", "6. 学习型评分器 (scope-scorer): 收录概率 = logistic("),
     ],
 )
 def test_explain_shows_the_rule_path_and_the_scorer(
@@ -105,4 +111,4 @@ def test_explain_shows_the_rule_path_and_the_scorer(
     assert main(["explain", FLAGGED, "--lang", lang]) == 0
     out = capsys.readouterr().out
     assert "gate-memory-word" in out and "core-model-memory" in out
-    assert step in out and '(scope-scorer) "' in out
+    assert step in out and "- self-evolution-optimisation: 1.00 x " in out

@@ -19,7 +19,7 @@ from curator.scope.stage import apply_scope
 from tests.conftest import ROOT, SCOPE
 from tests.report.sample import CTX
 
-#: A real record the maintainers excluded, that the rules include and the scorer flags.
+#: A real record the maintainers excluded (general self-evolution): the engine reviews it.
 FLAGGED = "2609.38639"
 HARDWARE = "Our method reduces GPU memory usage by half."
 
@@ -49,7 +49,7 @@ def test_the_comment_names_the_rule_and_quotes_the_sentence(rules: ScopeRules) -
     decision = report.entries[0].scope
     assert isinstance(decision, Decision) and "hardware-memory" in decision.rules
     body = markdown.render(report, CTX)
-    row = next(line for line in body.splitlines() if "**review**" in line)
+    row = next(line for line in body.splitlines() if "**exclude**" in line)
     assert "`hardware-memory`" in row
     assert f"“{HARDWARE}”" in row
 
@@ -59,11 +59,12 @@ def test_the_comment_shows_the_learned_scorer(rules: ScopeRules) -> None:
     record = next(r for r in records if r["id"] == FLAGGED)
     report = _report(rules, record["title"], record["source_abstract"])
     decision = report.entries[0].scope
-    assert decision is not None and decision.scorer is not None and decision.scorer.flagged
+    assert decision is not None and decision.scorer is not None
     row = next(line for line in markdown.render(report, CTX).splitlines() if "**review**" in line)
     assert "`scope-scorer`" in row
-    assert f"{decision.scorer.score:.2f} ≥ {decision.scorer.threshold:.2f}" in row
-    assert decision.scorer.quotes[0].text[:60] in row
+    score, threshold = decision.scorer.score, decision.scorer.threshold
+    assert f"P(include) {score:.2f}, include at {threshold:.2f}" in row
+    assert decision.quotes[0].text[:60] in row
 
 
 def test_a_saved_report_renders_the_same_comment(rules: ScopeRules) -> None:

@@ -87,14 +87,14 @@ def test_agent_memory_is_included_with_memory_quote(rules: ScopeRules) -> None:
     _quotes_are_verbatim(paper, d.quotes)
 
 
-def test_hardware_memory_sense_gives_review_with_sentence(rules: ScopeRules) -> None:
+def test_hardware_memory_sense_is_a_proven_exclusion_with_its_sentence(rules: ScopeRules) -> None:
     paper = PaperText(
         "Faster clustering at scale",
         "Clustering is slow. Our method reduces GPU memory usage by half. It scales well.",
     )
     d = decide(paper, rules)
-    assert d.verdict is Verdict.REVIEW and d.code == "scope-review"
-    assert "hardware-memory" in d.rules
+    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-exclude"
+    assert d.rules == ("hardware-memory",) and "another kind of memory" in d.reason
     assert [q.text for q in d.quotes] == ["Our method reduces GPU memory usage by half."]
     _quotes_are_verbatim(paper, d.quotes)
 
@@ -109,14 +109,22 @@ def test_memory_sense_needs_every_mention_explained(rules: ScopeRules) -> None:
     assert d.verdict is Verdict.INCLUDE
 
 
+def _fired(d: object) -> set[str]:
+    scorer = getattr(d, "scorer", None)
+    return {w.name for w in scorer.signals if w.value} if scorer is not None else set()
+
+
 def test_topic_rule_steps_aside_for_language_models(rules: ScopeRules) -> None:
-    physics = PaperText("Quantum channels", "A quantum channel with finite memory of the past.")
-    assert "physics-mathematics" in decide(physics, rules).rules
+    physics = PaperText("Quantum channels", "A quantum channel carries a memory of the past.")
+    d = decide(physics, rules)
+    assert "physics-mathematics" in _fired(d)
+    assert d.verdict is Verdict.EXCLUDE and "physics-mathematics" in d.rules
     lm = PaperText(
         "Quantum-inspired recall",
         "We study quantum-inspired memory recall in large language models.",
     )
-    assert "physics-mathematics" not in decide(lm, rules).rules
+    d = decide(lm, rules)
+    assert "physics-mathematics" not in _fired(d) and d.verdict is not Verdict.EXCLUDE
 
 
 def test_skill_library_without_lifecycle_is_review(rules: ScopeRules) -> None:
@@ -127,7 +135,7 @@ def test_skill_library_without_lifecycle_is_review(rules: ScopeRules) -> None:
     d = decide(paper, rules)
     assert d.verdict is Verdict.REVIEW and "skill-lifecycle" in d.rules
     assert set(d.missing) >= {"source", "maintenance"}
-    assert "lifecycle not shown" in d.reason
+    assert "lifecycle not shown: " in d.reason
 
 
 def test_skill_library_with_lifecycle_passes_the_skill_gate(rules: ScopeRules) -> None:
@@ -145,7 +153,7 @@ def test_no_core_signal_falls_back_to_review(rules: ScopeRules) -> None:
     paper = PaperText("Remembering", "A study of memory in frozen residual connections.")
     d = decide(paper, rules)
     assert d.verdict is Verdict.REVIEW
-    assert d.rules == ("gate-memory-word", "no-core-signal")
+    assert d.rules == ("gate-memory-word", "no-core-signal", "scope-scorer")
     assert d.quotes and "memory" in d.quotes[0].text
 
 
@@ -204,26 +212,30 @@ def test_every_verdict_quotes_verbatim_or_says_why(title: str, abstract: str) ->
     _quotes_are_verbatim(paper, d.quotes)
     gate = bool(re.search(r"\bmemor(?:y|ies)\b", f"{title}\n{abstract}", re.IGNORECASE))
     if title.strip() and abstract.strip():
-        assert (d.verdict is not Verdict.EXCLUDE) == gate
+        # Without a memory word the gate excludes; with one, only a proven rule does,
+        # quoting the sentences that prove it.
+        gate_exclude = d.verdict is Verdict.EXCLUDE and d.rules == ("gate-memory-word",)
+        assert gate_exclude != gate
+        if gate and d.verdict is Verdict.EXCLUDE:
+            assert d.quotes and "gate-memory-word" not in d.rules
     else:
         assert d.verdict is Verdict.HOLD
     if d.verdict is Verdict.INCLUDE:
         assert any(re.search(r"(?i)\bmemor(y|ies)\b", q.text) for q in d.quotes)
 
 
-def test_category_signal_reviews_without_quote_and_says_why(rules: ScopeRules) -> None:
+def test_category_signal_excludes_quoting_the_memory_sentence(rules: ScopeRules) -> None:
     paper = PaperText(
         "Storage limits of open systems",
         "We bound the memory needed to simulate open systems.",
         primary_category="quant-ph",
     )
     d = decide(paper, rules)
-    assert d.verdict is Verdict.REVIEW and d.rules == ("physics-category",)
-    assert d.quotes == ()
-    assert (
-        "matched in primary_category" in d.reason and "outside the title and abstract" in d.reason
-    )
+    assert d.verdict is Verdict.EXCLUDE and d.rules == ("physics-category",)
+    assert [q.text for q in d.quotes] == ["We bound the memory needed to simulate open systems."]
+    assert "names no language model" in d.reason and "physics-category" in d.reason
     lm = PaperText(
         paper.title, "We bound the memory of language models.", primary_category="quant-ph"
     )
-    assert "physics-category" not in decide(lm, rules).rules
+    d = decide(lm, rules)
+    assert "physics-category" not in d.rules and d.verdict is not Verdict.EXCLUDE

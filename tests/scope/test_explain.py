@@ -27,13 +27,25 @@ def test_include_trail_in_english() -> None:
     assert "Who uses the memory" in text
 
 
-def test_review_trail_in_chinese() -> None:
+def test_proven_exclusion_trail_in_chinese() -> None:
     text = explain("arxiv:2610.00002", GPU_PAPER, RULES, lang="zh")
-    assert "结论: review (hardware-memory)" in text
-    assert "通过入口门槛，但命中 hardware-memory" in text
+    assert "结论: exclude (hardware-memory)" in text
+    assert "通过入口门槛，但规则（hardware-memory）由引文证明排除" in text
     assert "所有 memory 均指显存" in text  # the rule's Chinese description
     assert '"We cut GPU memory usage by half."' in text
-    assert "判断引文中的信号是否确实使论文超出范围" in text
+    assert "规则证明的排除: every memory word" in text
+    assert "memory-other-sense: 1.00 x" in text  # how the signals combined
+
+
+def test_review_trail_shows_the_evidence_for_and_against() -> None:
+    paper = PaperText(
+        "Planning agents",
+        "LLM agents plan with tools. A small memory of past plans helps them a little.",
+    )
+    text = explain("arxiv:2610.00006", paper, RULES)
+    assert "Verdict: review" in text
+    assert "Strong evidence for include: not strong: memory is not named in the title" in text
+    assert "P(include) = logistic(" in text and "Weigh the evidence for and against" in text
 
 
 def test_exclude_and_hold_say_why_there_is_no_quote() -> None:

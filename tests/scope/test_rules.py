@@ -71,9 +71,10 @@ def test_phrases_match_whole_words_case_insensitively(phrase: str, text: str, hi
 
 def test_a_maintainer_edit_in_yaml_changes_the_verdict() -> None:
     paper = PaperText("Agents", "We cut GPU memory for agents.")
-    assert decide(paper, parse_rules(MINIMAL)).verdict is Verdict.REVIEW
-    edited = MINIMAL.replace("patterns: [gpu memory]", "patterns: [tpu memory]")
-    assert decide(paper, parse_rules(edited)).verdict is Verdict.INCLUDE
+    sense = MINIMAL.replace("kind: exclusion", "kind: exclusion\n    memory_sense: true")
+    assert decide(paper, parse_rules(sense)).verdict is Verdict.EXCLUDE
+    edited = sense.replace("patterns: [gpu memory]", "patterns: [tpu memory]")
+    assert decide(paper, parse_rules(edited)).verdict is Verdict.REVIEW
 
 
 @pytest.mark.parametrize(

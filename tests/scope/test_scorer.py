@@ -1,4 +1,4 @@
-"""The learned scorer: features, scoring, its place after the rules, its file and its quotes."""
+"""The signal scorer: weighing signals, its two thresholds, its file, and its place in a verdict."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ from curator.errors import InputError
 from curator.model import Verdict
 from curator.scope import PaperText, decide, explain, load_rules
 from curator.scope.engine import SCORER_ID
-from curator.scope.evaluate import load_all
-from curator.scope.scorer import Scorer, load_scorer, scorer_data, terms
-from tests.conftest import SCOPE
+from curator.scope.scorer import Scorer, load_scorer, logistic, scorer_data
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = load_rules(ROOT / "rules" / "scope.yaml")
@@ -23,90 +21,59 @@ PAPER = PaperText(
     "Consolidating episodic memory in conversational agents",
     "Conversational agents forget user facts. We propose a memory writer for them.",
 )
-TOY = Scorer({"writer": 3.0, "propose": 1.0, "episodic": -0.5}, bias=0.0, threshold=0.6)
+GPU = PaperText("Fast clustering", "It is slow. We cut GPU memory usage by half.")
+TOY = Scorer({"memory-lm-sense": 3.0, "memory-other-sense": -3.0}, 0.0, 0.9, 0.5)
 
 
-def test_terms_are_content_words_and_their_bigrams() -> None:
-    found = terms("The agents keep long-term memories of users.")
-    assert {"agent", "keep", "long", "term", "memory", "user"} <= found
-    assert {"long term", "term memory", "agent keep"} <= found
-    assert "the" not in found and "of" not in found and "memories" not in found
-
-
-def test_rules_include_that_the_scorer_flags_becomes_review_with_a_verbatim_quote() -> None:
-    assert decide(PAPER, BARE).verdict is Verdict.INCLUDE
+def test_the_score_is_the_logistic_of_the_weighed_signals() -> None:
     d = decide(PAPER, replace(BARE, scorer=TOY))
-    assert d.verdict is Verdict.REVIEW and d.code == "scope-review" and d.severity == "warning"
-    assert d.rules[-1] == SCORER_ID and d.rules[0] == "gate-memory-word"
-    first = d.quotes[0]
-    assert (first.rule, first.field, first.text) == (
-        SCORER_ID,
-        "abstract",
-        "We propose a memory writer for them.",
-    )
-    assert PAPER.abstract is not None and PAPER.abstract[first.start : first.end] == first.text
-    assert d.scorer is not None and d.scorer.flagged and d.scorer.terms[0] == ("writer", 3.0)
-    assert "learned scorer gives 0.883" in d.reason
-    shape = d.as_dict()["scorer"]
-    assert shape["flagged"] is True and shape["terms"][0] == {"term": "writer", "weight": 3.0}
-    assert shape["quotes"][0]["text"] == first.text
+    assert d.scorer is not None
+    assert d.scorer.score == pytest.approx(logistic(3.0))
+    lm = next(w for w in d.scorer.signals if w.name == "memory-lm-sense")
+    assert (lm.value, lm.weight, lm.effect) == (1.0, 3.0, 3.0)
+    assert lm.quote is not None and lm.quote.text == PAPER.title
 
 
-def test_below_the_threshold_the_include_stands_and_the_score_is_kept() -> None:
-    d = decide(PAPER, replace(BARE, scorer=replace(TOY, threshold=0.95)))
-    assert d.verdict is Verdict.INCLUDE and SCORER_ID not in d.rules
-    assert d.scorer is not None and not d.scorer.flagged and 0.87 < d.scorer.score < 0.89
+def test_strong_evidence_includes_only_at_the_threshold() -> None:
+    assert decide(PAPER, replace(BARE, scorer=TOY)).verdict is Verdict.INCLUDE
+    high = replace(TOY, threshold=0.99)
+    d = decide(PAPER, replace(BARE, scorer=high))
+    assert d.verdict is Verdict.REVIEW and d.rules[-1] == SCORER_ID
+    assert "score 0.953 (include at 0.990)" in d.reason
+    assert d.quotes[0].rule == "gate-memory-word" and "memory" in d.quotes[0].text
 
 
-def test_the_rules_keep_the_last_word() -> None:
-    eager = replace(BARE, scorer=Scorer({"gpu": -9.0, "planning": -9.0}, 0.0, 0.01))
+def test_a_high_score_vetoes_a_proven_exclusion() -> None:
+    assert decide(GPU, replace(BARE, scorer=TOY)).verdict is Verdict.EXCLUDE
+    eager = replace(TOY, weights={"memory-other-sense": 9.0}, veto=0.5)
+    d = decide(GPU, replace(BARE, scorer=eager))
+    assert d.verdict is Verdict.REVIEW
+    assert "but the score is too high to exclude" in d.reason
+
+
+def test_the_scorer_never_decides_before_the_gate_or_without_metadata() -> None:
+    eager = replace(BARE, scorer=replace(TOY, bias=9.0))
     excluded = decide(PaperText("Planning", "We plan with language models."), eager)
     assert excluded.verdict is Verdict.EXCLUDE and excluded.scorer is None
     held = decide(PaperText("Planning with memory", None), eager)
     assert held.verdict is Verdict.HOLD and held.scorer is None
-    gpu = PaperText("Fast clustering", "It is slow. We cut GPU memory usage by half.")
-    reviewed = decide(gpu, eager)
-    assert reviewed.verdict is Verdict.REVIEW and reviewed.rules == ("hardware-memory",)
-    assert reviewed.scorer is not None and reviewed.scorer.score < 0.01  # never an include
 
 
-def test_explain_shows_the_scorer_in_both_languages() -> None:
-    rules = replace(BARE, scorer=TOY)
-    en = explain("arxiv:2610.00001", PAPER, rules)
-    assert "Verdict: review (gate-memory-word, core-agent-memory, scope-scorer)" in en
-    assert "4. Learned scorer (scope-scorer): score 0.883 >= threshold 0.600" in en
-    assert "terms weighing towards exclusion: writer (+3.000), propose (+1.000)" in en
-    assert '(scope-scorer) "We propose a memory writer for them."' in en
-    zh = explain("arxiv:2610.00001", PAPER, rules, lang="zh")
-    assert "学习型评分器 (scope-scorer): 得分 0.883 >= 阈值 0.600：收录改为人工复核" in zh
-    assert "但学习型评分器得分 0.883（阈值 0.600）" in zh
-    calm = explain("arxiv:2610.00001", PAPER, replace(rules, scorer=replace(TOY, threshold=0.95)))
-    assert "score 0.883 < threshold 0.950: no effect on the verdict" in calm
-    assert 'weighs most: [abstract 41-77] "We propose a memory writer for them."' in calm
+def test_explain_shows_how_the_signals_combined() -> None:
+    en = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=TOY))
+    assert "P(include) = logistic(+0.00 +3.00) = 0.953" in en
+    assert "- memory-lm-sense: 1.00 x +3.00 = +3.00 [title 0-54]" in en
+    zh = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=TOY), lang="zh")
+    assert "收录概率 = logistic(+0.00 +3.00) = 0.953" in zh
     assert "not used: no scorer beside the rules" in explain("arxiv:2610.00001", PAPER, BARE)
 
 
-def test_every_review_of_the_shipped_scorer_quotes_the_abstract_verbatim() -> None:
-    records, _ = load_all(SCOPE)
-    reviews = 0
-    for record in records:
-        if not record.abstract:
-            continue
-        paper = PaperText(str(record.data["title"]), record.abstract)
-        d = decide(paper, SHIPPED)
-        if SCORER_ID not in d.rules:
-            continue
-        reviews += 1
-        mine = [q for q in d.quotes if q.rule == SCORER_ID]
-        assert mine, record.id
-        assert all(record.abstract[q.start : q.end] == q.text for q in mine)
-    assert reviews > 0
-
-
 def test_shipped_rules_name_their_scorer_and_it_loads() -> None:
-    assert SHIPPED.scorer_file == "scope-scorer.json" and SHIPPED.scorer is not None
-    assert 0 < SHIPPED.scorer.threshold < 1 and len(SHIPPED.scorer.weights) > 100
-    assert SHIPPED.scorer.provenance["policy"] == SHIPPED.policy
+    scorer = SHIPPED.scorer
+    assert SHIPPED.scorer_file == "scope-scorer.json" and scorer is not None
+    assert 0 < scorer.threshold < 1 and scorer.veto == 0.5
+    assert scorer.weights["memory-lm-sense"] > 0 > scorer.weights["memory-other-sense"]
+    assert scorer.provenance["policy"] == SHIPPED.policy
 
 
 def _rules_dir(tmp_path: Path, scorer_line: str) -> Path:
@@ -141,12 +108,14 @@ def test_a_symlinked_scorer_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"format": "other"}, "not a scope scorer"),
+        ({"format": "curator-scope-scorer/1"}, "not a scope scorer"),
         ({"weights": {}}, "`weights` must map"),
         ({"weights": {"a": "1"}}, "weight of 'a' is not a finite number"),
         ({"weights": {"a": float("nan")}}, "invalid JSON: NaN is not a JSON number"),
         ({"weights": {"a": True}}, "weight of 'a' is not a finite number"),
+        ({"weights": {"a": 10**400}}, "weight of 'a' is not a finite number"),
         ({"threshold": 1.5}, "`threshold` must be a probability"),
+        ({"veto": 0}, "`veto` must be a probability"),
         ({"bias": None}, "`bias` must be a finite number"),
         ({"provenance": []}, "`provenance` must be a mapping"),
     ],

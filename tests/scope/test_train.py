@@ -10,8 +10,8 @@ import pytest
 
 from curator.cli import main
 from curator.scope import load_rules
-from curator.scope.scorer import load_scorer, terms
-from curator.scope.train import Example, Settings, fit
+from curator.scope.scorer import load_scorer
+from curator.scope.train import Example, Settings, fit, threshold
 from tests.conftest import SCOPE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,12 +42,13 @@ def test_the_shipped_scorer_is_what_the_documented_command_writes(
     out = tmp_path / "scorer.json"
     assert _train(str(SCOPE), "--out", str(out)) == 0
     said = capsys.readouterr().out
-    assert "term weights from 296 gate-passing records (220 exclude/hold), threshold" in said
+    assert "signal weights from 296 gate-passing records (76 include), include threshold" in said
     fresh, shipped = load_scorer(out), load_scorer(SHIPPED)
-    assert (fresh.weights, fresh.bias, fresh.threshold) == (
+    assert (fresh.weights, fresh.bias, fresh.threshold, fresh.veto) == (
         shipped.weights,
         shipped.bias,
         shipped.threshold,
+        shipped.veto,
     )
     about = shipped.provenance
     assert about["command"] == (
@@ -56,7 +57,7 @@ def test_the_shipped_scorer_is_what_the_documented_command_writes(
     files = {r["file"]: r for r in about["records"]}
     assert files["2026-10-03-review.json"]["records"] == 646
     assert files["2026-10-03-review.json"]["sha256"] == fresh.provenance["records"][1]["sha256"]
-    assert about["examples"] == 296 and about["settings"]["min_df"] == Settings().min_df
+    assert about["examples"] == 296 and about["settings"]["l2"] == Settings().l2
 
 
 def test_a_record_failing_the_policy_checks_is_refused(
@@ -110,15 +111,22 @@ def test_an_empty_folder_is_a_usage_error(
     assert "no *-review.json record files" in capsys.readouterr().err
 
 
-def test_fit_learns_the_direction_of_a_term() -> None:
-    def ex(text: str, label: int) -> Example:
-        return Example(text, frozenset(terms(text)), label, True)
+def test_fit_learns_the_direction_of_a_signal() -> None:
+    items = [Example(f"i{i}", {"memory-lm-sense": 1.0, "noise": i % 2}, 1, True) for i in range(6)]
+    items += [
+        Example(f"e{i}", {"memory-other-sense": 1.0, "noise": i % 2}, 0, False) for i in range(6)
+    ]
+    weights, _ = fit(items, Settings())
+    assert weights["memory-lm-sense"] > 0 > weights["memory-other-sense"]
+    assert abs(weights["noise"]) < 0.1
 
-    items = [ex(f"gpu memory throughput run {i}", 1) for i in range(4)]
-    items += [ex(f"agent memory recall episode {i}", 0) for i in range(4)]
-    weights, _ = fit(items, Settings(min_df=2))
-    assert weights["gpu"] > 0 > weights["agent"]
-    assert "run" in weights and "0" not in weights  # digits are not words
+
+def test_the_threshold_is_the_lowest_score_at_the_precision() -> None:
+    items = [Example(str(i), {}, label, True) for i, label in enumerate([1, 1, 0, 1, 0, 0])]
+    probs = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    assert threshold(items, probs, 0.95) == 0.8
+    assert threshold(items, probs, 0.7) == 0.6
+    assert threshold(items, [0.1] * 6, 0.95) == 0.99  # never reached: include nothing
 
 
 def test_the_default_rules_are_found_like_the_check_finds_them(
