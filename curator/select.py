@@ -2,63 +2,47 @@
 
 from __future__ import annotations
 
-import re
-import subprocess
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from curator import git
 from curator.errors import UsageError
 from curator.model import Entry
-
-_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+from curator.sources.text import MAX_BYTES
 
 
 def changed_lines(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[int] | None]:
-    """Per file (as given), the new-side line numbers changed since `ref`; None = whole file new."""
+    """Per file (as given, relative to `cwd`), the lines changed since `ref`; None = every
+    line (a file new since `ref`, or one whose change has no line to show). A file left out
+    is unchanged. The base's blobs are read raw and compared with the files' bytes, so no
+    attribute or configuration of the checked tree changes the answer (curator.git)."""
     if not files:
         return {}
-    diff = _git(["diff", "--unified=0", "--no-color", "--no-ext-diff", ref, "--", *files], cwd)
-    listed = _git(["ls-tree", "-r", "--name-only", "-z", ref, "--", *files], cwd)
-    known = set(filter(None, listed.split("\0")))
-    prefix = _git(["rev-parse", "--show-prefix"], cwd).strip()
-    out: dict[str, set[int] | None] = {}
-    for file in files:
-        if (prefix + file) not in known:
-            out[file] = None
-    current = ""
-    # Only "\n" ends a line of git's output: str.splitlines() would also split at a form feed
-    # or a lone "\r" inside an added line, and a PR could forge "+++ b/…" or "@@" headers.
-    for line in diff.split("\n"):
-        if line.startswith("+++ "):
-            current = _strip_prefix(line[4:].removeprefix("b/"), prefix)
-            continue
-        m = _HUNK.match(line)
-        if m and current and out.get(current, set()) is not None:
-            start, count = int(m.group(1)), int(m.group(2) or "1")
-            lines = out.setdefault(current, set())
-            assert lines is not None
-            # A pure deletion (count 0) touches the entry around `start`.
-            lines.update(range(start, start + count) if count else (max(start, 1),))
+    try:
+        commit = git.commit_of(ref, cwd)
+        prefix = git.prefix(cwd)
+        listed = {e.path: e for e in git.tree_entries(commit, [prefix + f for f in files], cwd)}
+        blobs = git.objects([e.oid for e in listed.values() if e.regular], cwd)
+        out: dict[str, set[int] | None] = {}
+        for file in files:
+            entry = listed.get(prefix + file)
+            old = blobs.get(entry.oid) if entry is not None and entry.regular else None
+            new = _current(cwd / file)
+            lines = None if old is None or new is None else git.changed_lines(old.data, new)
+            if lines is None or lines:
+                out[file] = lines
+    except UsageError as exc:
+        raise UsageError(f"--changed-since: {exc}") from None
     return out
 
 
-def _strip_prefix(path: str, prefix: str) -> str:
-    return path[len(prefix) :] if prefix and path.startswith(prefix) else path
-
-
-def _git(args: list[str], cwd: Path) -> str:
-    """Run git; UsageError with git's own message when it fails."""
+def _current(path: Path) -> bytes | None:
+    """The file's bytes as curator reads them; None when it cannot (then it is wholly new)."""
     try:
-        # Bytes, decoded without newline translation ("\r" stays inside its line).
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=60, check=False)
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise UsageError(f"--changed-since needs git: {exc}") from None
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace").strip()
-        message = err.split("\n")[-1] if err else "git failed"
-        raise UsageError(f"--changed-since: {message}")
-    return done.stdout.decode("utf-8", "surrogateescape")
+        return path.read_bytes() if path.stat().st_size <= MAX_BYTES else None
+    except OSError:
+        return None
 
 
 def select_changed(entries: Iterable[Entry], changed: dict[str, set[int] | None]) -> list[Entry]:
