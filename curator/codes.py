@@ -47,6 +47,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "record-fields-missing": (E, "a screening record lacks fields its policy_version requires"),
     "record-missing": (E, "a listed paper has no include screening record"),
     "record-readded": (E, "re-added after an exclude/hold record without a reassessment"),
+    "config-changed": (
+        W,
+        "a pull request changes [tool.curator] or a rules file; its run used the base's",
+    ),
     "record-bad-reading-scope": (E, "reading_scope not allowed (or sections_read missing)"),
 }
 

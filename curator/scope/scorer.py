@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from curator.codes import CODES
+from curator.config_files import ConfigFiles, WorkingTree
 from curator.errors import InputError
 from curator.model import Verdict
 from curator.scope.decision import SCORER_ID, Contribution, Decision, PaperText, Quote
 from curator.scope.engine import sentences
 from curator.scope.rules import VERDICT_CODES
-from curator.sources.text import read_text
 
 FORMAT = "curator-scope-scorer/1"
 
@@ -152,12 +152,24 @@ def scorer_data(scorer: Scorer) -> dict[str, Any]:
     }
 
 
-def load_scorer(path: Path, name: str = "") -> Scorer:
+def load_scorer(path: Path) -> Scorer:
     """Read a scorer file; InputError naming the file when it is not one."""
-    name = name or path.as_posix()
-    if path.is_symlink():
+    return read_scorer(WorkingTree(path.parent), path.name)
+
+
+def read_scorer(files: ConfigFiles, rel: str) -> Scorer:
+    """The scorer file at `rel` of `files` (a regular file: a link is refused)."""
+    name = files.display(rel)
+    if files.is_link(rel):
         raise InputError("the scorer file must be a regular file, not a symlink", name)
-    text = read_text(path, name)
+    text = files.read(rel)
+    if text is None:
+        raise InputError("no such file or folder", name)
+    return scorer_from_text(text, name)
+
+
+def scorer_from_text(text: str, name: str) -> Scorer:
+    """The scorer of a scorer file's text; InputError naming the file when it is not one."""
     try:
         data = json.loads(text)
     except ValueError as exc:
