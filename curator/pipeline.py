@@ -30,7 +30,7 @@ from curator.options import Options
 from curator.resolvers.interface import Counter, Outcome
 from curator.resolvers.reach import settle_run
 from curator.rulefiles import load_rules, scope_not_checked
-from curator.sources.interface import Loaded, Source
+from curator.sources.interface import Loaded, Reference, Source
 
 if TYPE_CHECKING:
     from curator.resolvers.cache import Cache
@@ -99,6 +99,7 @@ def load(
     findings: list[Finding] = []
     files: list[str] = []
     notes: list[str] = []
+    references: list[Reference] = []
     for raw in paths:
         path = Path(raw)
         if not path.exists():
@@ -111,7 +112,8 @@ def load(
         findings.extend(got.findings)
         files.extend(got.files)
         notes.extend(got.notes)
-    return Loaded(tuple(entries), tuple(findings), tuple(files), tuple(notes))
+        references.extend(got.references)
+    return Loaded(tuple(entries), tuple(findings), tuple(files), tuple(notes), tuple(references))
 
 
 # -- select -------------------------------------------------------------------------------
@@ -143,11 +145,14 @@ def select(loaded: Loaded, options: Options) -> Selection:
     """All entries, or in PR mode only those added or changed since the ref."""
     if not options.changed_since:
         return Selection(list(loaded.entries))
-    from curator.select import changed_lines, select_changed
+    from curator.select import changed_lines, follow_references, select_changed
 
     files = sorted({e.source.file for e in loaded.entries} | set(loaded.files))
     changed = changed_lines(options.changed_since, files, Path.cwd())
-    return Selection(select_changed(loaded.entries, changed), changed)
+    lines = follow_references(changed, loaded.references)
+    # Findings on a definition's line and on the links it redirects are the pull request's.
+    kept = {f: None if n is None else n | (lines[f] or set()) for f, n in changed.items()}
+    return Selection(select_changed(loaded.entries, lines), kept)
 
 
 # -- resolve ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 from curator import git
 from curator.errors import UsageError
 from curator.model import Entry
+from curator.sources.interface import Reference
 from curator.sources.text import MAX_BYTES
 
 
@@ -43,6 +44,24 @@ def _current(path: Path) -> bytes | None:
         return path.read_bytes() if path.stat().st_size <= MAX_BYTES else None
     except OSError:
         return None
+
+
+def follow_references(
+    changed: dict[str, set[int] | None], references: Iterable[Reference]
+) -> dict[str, set[int] | None]:
+    """The changed lines as entries see them: a changed Markdown reference definition
+    (`[label]: url`) changes the links that use its label, wherever they stand, and not the
+    entry whose line span happens to hold the definition."""
+    out = {file: None if lines is None else set(lines) for file, lines in changed.items()}
+    for ref in references:
+        lines = out.get(ref.file)
+        if not lines:
+            continue  # unchanged, or wholly changed already
+        hit = {n for n in lines if ref.first <= n <= ref.last}
+        if hit:
+            lines -= hit
+            lines.update(ref.used_at)
+    return out
 
 
 def select_changed(entries: Iterable[Entry], changed: dict[str, set[int] | None]) -> list[Entry]:
