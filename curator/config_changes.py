@@ -41,11 +41,14 @@ def config_changes(ctx: CheckContext) -> list[Finding]:
         return []
     root = Path(options.root)
     base, tree = config_files(root, options.changed_since), WorkingTree(root)
+    base.prefetch(["pyproject.toml"])
     findings = _settings(ctx, base, tree)
     base_files, folder = rules_place(options, base)
     if base_files is base:  # a folder outside the repository is the workflow's own
         _, own = rules_place(options, tree)  # where a run of the pull request would look
-        for rel in _rule_files(base, tree, dict.fromkeys([folder, own])):
+        rules = _rule_files(base, tree, dict.fromkeys([folder, own]))
+        base.prefetch(rules)
+        for rel in rules:
             findings += _compared(ctx, base, tree, rel, "the rules file")
     return findings
 

@@ -11,6 +11,8 @@ Paths are relative to the repository's top level, POSIX style.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
@@ -39,6 +41,10 @@ class ConfigFiles(Protocol):
 
     def names(self, rel: str) -> list[str]:
         """The names of the files directly in folder `rel`, sorted ([] when no folder)."""
+        ...
+
+    def prefetch(self, rels: Iterable[str]) -> None:
+        """A hint: these files will be read (a revision reads them in one call)."""
         ...
 
     def is_link(self, rel: str) -> bool:
@@ -75,6 +81,9 @@ class WorkingTree:
             return []
         return sorted(p.name for p in folder.iterdir() if p.is_file() or p.is_symlink())
 
+    def prefetch(self, rels: Iterable[str]) -> None:
+        """Nothing to do: files on disk are read when asked for."""
+
     def is_link(self, rel: str) -> bool:
         """A symbolic link on disk."""
         return (self.root / rel).is_symlink()
@@ -91,30 +100,36 @@ class Revision:
     def __init__(self, root: Path, ref: str) -> None:
         self.root = root
         self.origin = ref
-        self.commit = git.commit_of(ref, root)
+        self.commit = git.resolve(ref, root).commit
 
-    def _get(self, rel: str) -> git.Found:
-        name = f"{self.commit}:{_plain(rel, self.display(rel))}"
-        return git.objects([name], self.root, follow=True)[name]
+    def prefetch(self, rels: Iterable[str]) -> None:
+        """Read these paths in one git call (later reads of them cost nothing)."""
+        self._found(list(rels))
+
+    def _found(self, rels: list[str]) -> dict[str, git.Found]:
+        names = {rel: f"{self.commit}:{_plain(rel, self.display(rel))}" for rel in rels}
+        missing = [name for name in names.values() if name not in _SEEN]
+        if missing:
+            if len(_SEEN) > _SEEN_MAX:
+                _SEEN.clear()
+            _SEEN.update(git.objects(missing, self.root, follow=True))
+        return {rel: _SEEN[name] for rel, name in names.items()}
 
     def read(self, rel: str) -> str | None:
         """The blob's text; links inside the tree are followed, one leading out is refused."""
-        found = self._get(rel)
+        found = self._found([rel])[rel]
         if found.kind == "symlink":
             raise InputError(OUTSIDE, self.display(rel))
         return decode_text(found.data, self.display(rel)) if found.kind == "blob" else None
 
     def is_dir(self, rel: str) -> bool:
         """A tree of the commit (after links inside it)."""
-        return self._get(rel).kind == "tree"
+        return self._found([rel])[rel].kind == "tree"
 
     def names(self, rel: str) -> list[str]:
         """Names of the blobs (files and links) directly in the folder."""
-        found = self._get(rel)
-        if found.kind != "tree":
-            return []
-        entries = git.tree_entries(found.oid, [], self.root, recursive=False)
-        return sorted(posixpath.basename(e.path) for e in entries if e.kind == "blob")
+        found = self._found([rel])[rel]
+        return _blob_names(self.root, found.oid) if found.kind == "tree" else []
 
     def is_link(self, rel: str) -> bool:
         """A symbolic link in the commit's tree (mode 120000)."""
@@ -124,6 +139,19 @@ class Revision:
     def display(self, rel: str) -> str:
         """`REF:path`, as git names a file of a revision."""
         return f"{self.origin}:{rel}"
+
+
+#: What `COMMIT:path` holds never changes, so each is read once per process (the names carry
+#: the full commit); bounded, as a long-lived process may read many revisions.
+_SEEN: dict[str, git.Found] = {}
+_SEEN_MAX = 256
+
+
+@lru_cache(maxsize=32)
+def _blob_names(root: Path, tree: str) -> list[str]:
+    """Names of the blobs of one tree object (immutable, like _SEEN)."""
+    entries = git.tree_entries(tree, [], root, recursive=False)
+    return sorted(posixpath.basename(e.path) for e in entries if e.kind == "blob")
 
 
 def _plain(rel: str, name: str) -> str:

@@ -14,6 +14,7 @@ replace objects, literal pathspecs, names unquoted and NUL-separated where git l
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import tempfile
@@ -99,19 +100,30 @@ def top_level(start: Path) -> Path | None:
     return Path(top).resolve() if top else None
 
 
-def commit_of(ref: str, cwd: Path) -> str:
-    """The commit `ref` names (its full object name); GitError when it names none."""
+@dataclass(frozen=True)
+class Base:
+    """A revision resolved in a working folder: the commit, and the folder's path below the
+    top level (with a trailing `/`, "" at the top)."""
+
+    commit: str
+    prefix: str
+
+
+def resolve(ref: str, cwd: Path) -> Base:
+    """The commit `ref` names, with `cwd`'s prefix (one call); GitError when it names none."""
+    args = ["rev-parse", "--show-prefix", "--verify", "--quiet", "--end-of-options"]
     try:
-        args = ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"]
-        out = run(args, cwd)
+        out = run([*args, f"{ref}^{{commit}}"], cwd).decode("utf-8", "surrogateescape")
     except GitError:
         raise GitError(f"unknown revision {ref!r} (no such commit)") from None
-    return out.decode("ascii").strip()
+    prefix, _, commit = out.rstrip("\n").rpartition("\n")
+    return Base(commit.strip(), prefix)
 
 
-def prefix(cwd: Path) -> str:
-    """The path of `cwd` below the top level, with a trailing `/` ("" at the top)."""
-    return run(["rev-parse", "--show-prefix"], cwd).decode("utf-8", "surrogateescape").strip("\n")
+def blob_name(data: bytes, like: str) -> str:
+    """The object name git gives `data` as a blob, in the hash of `like` (another name)."""
+    algorithm = "sha256" if len(like) == 64 else "sha1"
+    return hashlib.new(algorithm, b"blob %d\0" % len(data) + data).hexdigest()
 
 
 @dataclass(frozen=True)

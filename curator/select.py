@@ -21,20 +21,32 @@ def changed_lines(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[in
     if not files:
         return {}
     try:
-        commit = git.commit_of(ref, cwd)
-        prefix = git.prefix(cwd)
-        listed = {e.path: e for e in git.tree_entries(commit, [prefix + f for f in files], cwd)}
-        blobs = git.objects([e.oid for e in listed.values() if e.regular], cwd)
-        out: dict[str, set[int] | None] = {}
-        for file in files:
-            entry = listed.get(prefix + file)
-            old = blobs.get(entry.oid) if entry is not None and entry.regular else None
-            new = _current(cwd / file)
-            lines = None if old is None or new is None else git.changed_lines(old.data, new)
-            if lines is None or lines:
-                out[file] = lines
+        return _changed(ref, files, cwd)
     except UsageError as exc:
         raise UsageError(f"--changed-since: {exc}") from None
+
+
+def _changed(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[int] | None]:
+    base = git.resolve(ref, cwd)
+    paths = [base.prefix + f for f in files]
+    listed = {e.path: e for e in git.tree_entries(base.commit, paths, cwd) if e.regular}
+    current = {f: _current(cwd / f) for f in files}
+    # Only the files whose bytes are not the base's blob are read from git and compared.
+    differ = {
+        f: listed[p]
+        for f, p in zip(files, paths, strict=True)
+        if p in listed and current[f] is not None
+        and git.blob_name(current[f] or b"", listed[p].oid) != listed[p].oid
+    }  # fmt: skip
+    blobs = git.objects([e.oid for e in differ.values()], cwd)
+    out: dict[str, set[int] | None] = {}
+    for file, path in zip(files, paths, strict=True):
+        if path not in listed or current[file] is None:
+            out[file] = None  # new since the base (or no longer a regular file there)
+        elif file in differ:
+            lines = git.changed_lines(blobs[differ[file].oid].data, current[file] or b"")
+            if lines is None or lines:
+                out[file] = lines
     return out
 
 

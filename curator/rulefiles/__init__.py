@@ -25,6 +25,8 @@ from curator.options import Options
 from curator.rulefiles.links import parse_link_rules, with_trusted_allow
 from curator.rulefiles.projects import parse_project_rules
 
+#: The files of a rules folder, besides the scorer scope.yaml names.
+RULE_FILES = ("projects.yaml", "links.yaml", "scope.yaml")
 #: Scope policies shipped with curator (curator/presets/NAME.yaml).
 SCOPE_PRESETS = ("llm-memory",)
 
@@ -106,6 +108,7 @@ def load_rules(options: Options) -> dict[str, Any]:
     """The rules of the services in use, by key (`projects`, `links`, `scope`); a missing file
     means the defaults (for scope: the named preset, if any, else no scope check)."""
     files, folder = rules_place(options)
+    files.prefetch(posixpath.join(folder, name) for name in RULE_FILES)
     rules: dict[str, Any] = {}
     if not options.skips(Service.GITHUB):
         name = posixpath.join(folder, "projects.yaml")

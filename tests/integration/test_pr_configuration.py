@@ -281,3 +281,25 @@ def test_a_cache_committed_by_the_pull_request_is_not_read(
     status, report, _ = world.check()
     assert status == 1 and "arxiv-not-found" in errors(report)
     assert any("cache" in note and "not used" in note for note in report["notes"])
+
+
+def test_the_workflows_rules_folder_is_read_from_the_base(world: World) -> None:
+    """`--rules DIR` inside the repository names a folder; its files come from the base."""
+    world.pull_request(PLANTS["rules-severity"][0])
+    status, report, _ = world.check("--rules", "rules")
+    assert (status, errors(report) >= PLANTED) == (1, True)
+    assert changed_config(report) == {"rules/projects.yaml"}
+
+
+def test_a_rules_folder_outside_the_repository_is_the_workflows_own(
+    world: World, tmp_path: Path
+) -> None:
+    """A folder outside the checked tree can only come from the workflow: read from disk."""
+    own = tmp_path / "trusted-rules"
+    own.mkdir()
+    (own / "projects.yaml").write_text("archived: off\n", encoding="utf-8")
+    world.pull_request()
+    status, report, _ = world.check("--rules", str(own))
+    assert status == 1
+    assert errors(report) == {"arxiv-not-found", "link-broken"}
+    assert changed_config(report) == set()

@@ -17,6 +17,7 @@ import pytest
 
 from curator import git
 from curator.cli import main
+from curator.select import changed_lines
 
 BASE = """section: A
 papers:
@@ -184,3 +185,19 @@ def test_every_call_ignores_the_trees_attributes_and_configuration(
         assert env["GIT_CONFIG_NOSYSTEM"] == "1" and env["GIT_ATTR_NOSYSTEM"] == "1"
     diff = next(c for c, _ in seen if "--no-index" in c)
     assert {"--text", "--no-ext-diff", "--no-textconv"} <= set(diff)
+
+
+def test_a_repository_of_sha256_objects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Unchanged files are told apart by their blob names, in the repository's own hash."""
+    _git(tmp_path, "init", "-q", "--object-format=sha256", "-b", "main")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.yaml").write_text(BASE, encoding="utf-8")
+    (tmp_path / "data" / "b.yaml").write_text(BASE.replace("A", "B"), encoding="utf-8")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "base")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data" / "a.yaml").write_text(BASE + ADDED, encoding="utf-8")
+    changed = changed_lines("HEAD", ["data/a.yaml", "data/b.yaml"], tmp_path)
+    assert changed == {"data/a.yaml": {9, 10, 11}}
