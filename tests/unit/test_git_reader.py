@@ -18,16 +18,8 @@ import pytest
 from curator import git
 from curator.cli import main
 from curator.select import changed_lines
+from tests.unit.test_select import BASE  # a three-paper catalogue
 
-BASE = """section: A
-papers:
-  - title: One
-    arxiv: "2310.08560"
-    date: "2023-10-12"
-  - title: Two
-    arxiv: "2306.07174"
-    date: "2023-06-12"
-"""
 ADDED = '  - title: Planted\n    arxiv: "2501.99999"\n    date: "2025-01-30"\n'
 
 
@@ -200,4 +192,4 @@ def test_a_repository_of_sha256_objects(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "data" / "a.yaml").write_text(BASE + ADDED, encoding="utf-8")
     changed = changed_lines("HEAD", ["data/a.yaml", "data/b.yaml"], tmp_path)
-    assert changed == {"data/a.yaml": {9, 10, 11}}
+    assert changed == {"data/a.yaml": {12, 13, 14}}
