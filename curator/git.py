@@ -178,13 +178,21 @@ def objects(names: Sequence[str], cwd: Path, follow: bool = False) -> dict[str, 
         return {}
     args = ["cat-file", "--batch", *(["--follow-symlinks"] if follow else [])]
     out = run(args, cwd, stdin="".join(f"{n}\n" for n in wanted).encode("utf-8", "surrogateescape"))
+    try:
+        return _parsed(out, wanted)
+    except (ValueError, IndexError):
+        raise GitError("cat-file gave an answer curator cannot read") from None
+
+
+def _parsed(out: bytes, names: list[str]) -> dict[str, Found]:
+    """The answers of `cat-file --batch`, one per name, in order."""
     found: dict[str, Found] = {}
     pos = 0
-    for name in wanted:
+    for name in names:
         end = out.index(b"\n", pos)
         header = out[pos:end].decode("utf-8", "surrogateescape").split(" ")
         pos = end + 1
-        if header[-1] == "missing" or header[0] == "ambiguous":
+        if header[-1] in ("missing", "ambiguous"):
             found[name] = Found("missing")
         elif len(header) == 2:  # dangling, loop, notdir, symlink: SIZE, then that many bytes
             size = int(header[1])
