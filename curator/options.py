@@ -125,12 +125,6 @@ def build(
         name = key.replace("-", "_")
         if name not in names or name in {"root", "github_token"}:
             raise UsageError(f"pyproject.toml [tool.curator]: unknown setting {key!r}")
-        if name == "changed_since":
-            # The mode decides where the configuration comes from: a file cannot choose it.
-            raise UsageError(
-                "pyproject.toml [tool.curator]: changed_since is the command line's "
-                "--changed-since only"
-            )
         if name in TRUSTED_ONLY:
             raise UsageError(
                 f"pyproject.toml [tool.curator]: {key} may be set only in the environment or "
@@ -255,4 +249,10 @@ def from_environment(cli: Mapping[str, Any], cwd: Path | None = None) -> Options
     REF` (pull-request mode) `[tool.curator]` is read from REF, not from the checked tree."""
     here = (cwd or Path.cwd()).resolve()
     root = repository_root(here)
-    return build(cli, os.environ, root, config_files(root, cli.get("changed_since")))
+    options = build(cli, os.environ, root, config_files(root, cli.get("changed_since")))
+    if options.changed_since and not cli.get("changed_since"):
+        # Pull-request mode named by the working tree's own [tool.curator]: its settings,
+        # like its rules, then come from that revision too.
+        cli = {**cli, "changed_since": options.changed_since}
+        options = build(cli, os.environ, root, config_files(root, options.changed_since))
+    return options

@@ -303,3 +303,13 @@ def test_a_rules_folder_outside_the_repository_is_the_workflows_own(
     assert status == 1
     assert errors(report) == {"arxiv-not-found", "link-broken"}
     assert changed_config(report) == set()
+
+
+def test_the_mode_named_in_the_trees_own_settings_reads_the_base_too(world: World) -> None:
+    """`changed_since` in the working tree's [tool.curator] is pull-request mode as well."""
+    world.pull_request(_pyproject(SEVERITY, f'changed_since = "{world.base}"'))
+    out = world.root.parent / "report.json"
+    status = main(["check", "data", "--format", "json", "--output", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert status == 1 and errors(report) >= PLANTED
+    assert changed_config(report) == {"pyproject.toml"}
