@@ -71,7 +71,7 @@ def _table(text: str | None) -> dict[str, object] | None:
     """The `[tool.curator]` table ({} when none); None when the text is no TOML."""
     try:
         data = tomllib.loads(text or "")
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # the pull request's file may be anything
         return None
     table = data.get("tool", {}).get("curator", {})
     return table if isinstance(table, dict) else {}

@@ -313,3 +313,13 @@ def test_the_mode_named_in_the_trees_own_settings_reads_the_base_too(world: Worl
     report = json.loads(out.read_text(encoding="utf-8"))
     assert status == 1 and errors(report) >= PLANTED
     assert changed_config(report) == {"pyproject.toml"}
+
+
+def test_a_pyproject_no_parser_can_read_is_a_change_not_a_crash(world: World) -> None:
+    """The pull request's own file is only compared: nesting past the parser's limit, or
+    bytes that are no UTF-8, make a config-changed finding, never a traceback."""
+    deep = "[tool.curator]\nx = " + "[" * 100_000 + "]" * 100_000 + "\n"
+    world.pull_request(lambda w: w.write("pyproject.toml", deep))
+    status, report, _ = world.check()
+    assert status == 1 and errors(report) >= PLANTED
+    assert changed_config(report) == {"pyproject.toml"}
