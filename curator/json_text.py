@@ -72,7 +72,12 @@ def loads(data: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
 def read_json(path: Path, name: str = "", max_depth: int = MAX_DEPTH) -> Any:
     """The JSON value of a file of the tree; InputError naming the file (and line) otherwise."""
     name = name or path.as_posix()
-    text = read_text(path, name)
+    return parse_json(read_text(path, name), name, max_depth)
+
+
+def parse_json(text: str, name: str, max_depth: int = MAX_DEPTH) -> Any:
+    """The JSON value of the text of a file of the tree (read from disk or from a revision);
+    InputError naming the file (and line) otherwise."""
     try:
         return loads(text, max_depth)
     except json.JSONDecodeError as exc:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 import os
-import subprocess
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from curator.config_files import ConfigFiles, WorkingTree, config_files
 from curator.errors import UsageError
 from curator.model import FailOn, Format, Service, Severity
 
@@ -89,46 +89,42 @@ class Options:
 
 def repository_root(start: Path) -> Path:
     """The git top level containing `start`, else the nearest folder with pyproject.toml."""
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(start), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-        if out.returncode == 0 and out.stdout.strip():
-            return Path(out.stdout.strip())
-    except (OSError, subprocess.SubprocessError):
-        pass
+    from curator.git import top_level
+
+    top = top_level(start)
+    if top is not None:
+        return top
     for folder in (start, *start.parents):
         if (folder / "pyproject.toml").is_file():
             return folder
     return start
 
 
-def read_pyproject(root: Path) -> dict[str, Any]:
-    """The `[tool.curator]` table of root/pyproject.toml, or {} when there is none."""
-    path = root / "pyproject.toml"
-    if not path.is_file():
+def read_pyproject(files: ConfigFiles) -> dict[str, Any]:
+    """The `[tool.curator]` table of the top level's pyproject.toml in `files` (the working
+    tree, or the base revision in pull-request mode), or {} when there is none."""
+    text = files.read("pyproject.toml")
+    if text is None:
         return {}
-    if path.is_symlink() and root.resolve() not in path.resolve().parents:
-        raise UsageError(f"{path}: a symbolic link leading outside the repository; not read")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: invalid TOML: {exc}") from None
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{files.display('pyproject.toml')}: invalid TOML: {exc}") from None
     except RecursionError:  # tomllib recurses once per nested array or inline table
-        raise UsageError(f"{path}: invalid TOML: nested too deeply") from None
+        name = files.display("pyproject.toml")
+        raise UsageError(f"{name}: invalid TOML: nested too deeply") from None
     table = data.get("tool", {}).get("curator", {})
     return dict(table) if isinstance(table, dict) else {}
 
 
-def build(cli: Mapping[str, Any], env: Mapping[str, str], root: Path) -> Options:
-    """Options from CLI values (None = not given) over env over [tool.curator]."""
+def build(
+    cli: Mapping[str, Any], env: Mapping[str, str], root: Path, files: ConfigFiles | None = None
+) -> Options:
+    """Options from CLI values (None = not given) over env over [tool.curator] of `files`
+    (the working tree at `root` unless given)."""
     values: dict[str, Any] = {"root": str(root)}
     names = {f.name for f in fields(Options)}
-    for key, raw in read_pyproject(root).items():
+    for key, raw in read_pyproject(files or WorkingTree(root)).items():
         name = key.replace("-", "_")
         if name not in names or name in {"root", "github_token"}:
             raise UsageError(f"pyproject.toml [tool.curator]: unknown setting {key!r}")
@@ -252,6 +248,14 @@ def _severities(value: Any) -> dict[str, Severity]:
 
 
 def from_environment(cli: Mapping[str, Any], cwd: Path | None = None) -> Options:
-    """Options for a CLI run in `cwd` with the process environment."""
+    """Options for a CLI run in `cwd` with the process environment. With `--changed-since
+    REF` (pull-request mode) `[tool.curator]` is read from REF, not from the checked tree."""
     here = (cwd or Path.cwd()).resolve()
-    return build(cli, os.environ, repository_root(here))
+    root = repository_root(here)
+    options = build(cli, os.environ, root, config_files(root, cli.get("changed_since")))
+    if options.changed_since and not cli.get("changed_since"):
+        # Pull-request mode named by the working tree's own [tool.curator]: its settings,
+        # like its rules, then come from that revision too.
+        cli = {**cli, "changed_since": options.changed_since}
+        options = build(cli, os.environ, root, config_files(root, options.changed_since))
+    return options

@@ -9,6 +9,7 @@ stays fast).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from curator import heap, progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
+from curator.config_changes import config_changes
 from curator.deferred import DeferredCheck, DeferredResolver, ResolverClass
 from curator.errors import InputError
 from curator.model import Entry, EntryResult, Finding, Kind, Report, Service
@@ -28,7 +30,7 @@ from curator.options import Options
 from curator.resolvers.interface import Counter, Outcome
 from curator.resolvers.reach import settle_run
 from curator.rulefiles import load_rules, scope_not_checked
-from curator.sources.interface import Loaded, Source
+from curator.sources.interface import Loaded, Reference, Source
 
 if TYPE_CHECKING:
     from curator.resolvers.cache import Cache
@@ -97,6 +99,7 @@ def load(
     findings: list[Finding] = []
     files: list[str] = []
     notes: list[str] = []
+    references: list[Reference] = []
     for raw in paths:
         path = Path(raw)
         if not path.exists():
@@ -109,7 +112,8 @@ def load(
         findings.extend(got.findings)
         files.extend(got.files)
         notes.extend(got.notes)
-    return Loaded(tuple(entries), tuple(findings), tuple(files), tuple(notes))
+        references.extend(got.references)
+    return Loaded(tuple(entries), tuple(findings), tuple(files), tuple(notes), tuple(references))
 
 
 # -- select -------------------------------------------------------------------------------
@@ -141,11 +145,14 @@ def select(loaded: Loaded, options: Options) -> Selection:
     """All entries, or in PR mode only those added or changed since the ref."""
     if not options.changed_since:
         return Selection(list(loaded.entries))
-    from curator.select import changed_lines, select_changed
+    from curator.select import changed_lines, follow_references, select_changed
 
     files = sorted({e.source.file for e in loaded.entries} | set(loaded.files))
     changed = changed_lines(options.changed_since, files, Path.cwd())
-    return Selection(select_changed(loaded.entries, changed), changed)
+    lines = follow_references(changed, loaded.references)
+    # Findings on a definition's line and on the links it redirects are the pull request's.
+    kept = {f: None if n is None else n | (lines[f] or set()) for f, n in changed.items()}
+    return Selection(select_changed(loaded.entries, lines), kept)
 
 
 # -- resolve ------------------------------------------------------------------------------
@@ -286,8 +293,10 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     wait (SQLite's busy timeout), not one per stage that reads it."""
     from curator.resolvers.cache import Cache
 
+    refused = planted_cache(options)
     with heap.settled():
-        cache = Cache(open_cache_path(options))
+        cache = Cache(None if refused else open_cache_path(options))
+        cache.warnings.extend(refused)
         try:
             return _check(options, now, cache)
         finally:
@@ -299,6 +308,30 @@ def open_cache_path(options: Options) -> Path | None:
     return None if options.no_cache else options.resolved_cache_path()
 
 
+def planted_cache(options: Options) -> list[str]:
+    """Why a pull-request run may not use its cache file ([] when it may): one inside the
+    checked tree that git tracks (the pull request could commit one saying its paper exists)
+    or that is reached through a symbolic link of the tree. CURATOR_CACHE outside the tree,
+    as the Action sets it, is never refused."""
+    path = open_cache_path(options)
+    if not options.changed_since or path is None:
+        return []
+    from curator import git
+
+    root = os.path.realpath(options.root)
+    rel = os.path.relpath(os.path.abspath(path), root)
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return []
+    why = ""
+    if os.path.realpath(path) != os.path.join(root, rel):
+        why = "is reached through a symbolic link of the checked tree"
+    elif git.tracked([rel + suffix for suffix in ("", "-wal", "-shm", "-journal")], Path(root)):
+        why = "is a file of the checked tree (committed)"
+    if not why:
+        return []
+    return [f"cache {rel} not used: it {why}; set CURATOR_CACHE outside the repository"]
+
+
 def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -> Report:
     started = time.monotonic()
     ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
@@ -308,6 +341,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     chosen = selection.entries
     rules = load_rules(options)
     ctx = replace(ctx, rules=rules)
+    settings_changed = config_changes(ctx)
     chinese = load([options.zh], ctx) if options.zh else None
     records = screening_records(options)
     # Duplicates are looked for across the whole list, reported at the chosen entries; an
@@ -320,6 +354,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache)
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
     findings += translations(loaded, chinese, selection, ctx)
+    findings += settings_changed
     # What the cache said (a corrupt file set aside, a failed write), once.
     notes = [*loaded.notes, *skipped_note(options), *resolved.notes, *cache.warnings]
     notes = list(dict.fromkeys(notes))

@@ -2,63 +2,78 @@
 
 from __future__ import annotations
 
-import re
-import subprocess
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from curator import git
 from curator.errors import UsageError
 from curator.model import Entry
-
-_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+from curator.sources.interface import Reference
+from curator.sources.text import MAX_BYTES
 
 
 def changed_lines(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[int] | None]:
-    """Per file (as given), the new-side line numbers changed since `ref`; None = whole file new."""
+    """Per file (as given, relative to `cwd`), the lines changed since `ref`; None = every
+    line (a file new since `ref`, or one whose change has no line to show). A file left out
+    is unchanged. The base's blobs are read raw and compared with the files' bytes, so no
+    attribute or configuration of the checked tree changes the answer (curator.git)."""
     if not files:
         return {}
-    diff = _git(["diff", "--unified=0", "--no-color", "--no-ext-diff", ref, "--", *files], cwd)
-    listed = _git(["ls-tree", "-r", "--name-only", "-z", ref, "--", *files], cwd)
-    known = set(filter(None, listed.split("\0")))
-    prefix = _git(["rev-parse", "--show-prefix"], cwd).strip()
+    try:
+        return _changed(ref, files, cwd)
+    except UsageError as exc:
+        raise UsageError(f"--changed-since: {exc}") from None
+
+
+def _changed(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[int] | None]:
+    base = git.resolve(ref, cwd)
+    paths = [base.prefix + f for f in files]
+    listed = {e.path: e for e in git.tree_entries(base.commit, paths, cwd) if e.regular}
+    current = {f: _current(cwd / f) for f in files}
+    # Only the files whose bytes are not the base's blob are read from git and compared.
+    differ = {
+        f: listed[p]
+        for f, p in zip(files, paths, strict=True)
+        if p in listed and current[f] is not None
+        and git.blob_name(current[f] or b"", listed[p].oid) != listed[p].oid
+    }  # fmt: skip
+    blobs = git.objects([e.oid for e in differ.values()], cwd)
     out: dict[str, set[int] | None] = {}
-    for file in files:
-        if (prefix + file) not in known:
-            out[file] = None
-    current = ""
-    # Only "\n" ends a line of git's output: str.splitlines() would also split at a form feed
-    # or a lone "\r" inside an added line, and a PR could forge "+++ b/…" or "@@" headers.
-    for line in diff.split("\n"):
-        if line.startswith("+++ "):
-            current = _strip_prefix(line[4:].removeprefix("b/"), prefix)
-            continue
-        m = _HUNK.match(line)
-        if m and current and out.get(current, set()) is not None:
-            start, count = int(m.group(1)), int(m.group(2) or "1")
-            lines = out.setdefault(current, set())
-            assert lines is not None
-            # A pure deletion (count 0) touches the entry around `start`.
-            lines.update(range(start, start + count) if count else (max(start, 1),))
+    for file, path in zip(files, paths, strict=True):
+        if path not in listed or current[file] is None:
+            out[file] = None  # new since the base (or no longer a regular file there)
+        elif file in differ:
+            lines = git.changed_lines(blobs[differ[file].oid].data, current[file] or b"")
+            if lines is None or lines:
+                out[file] = lines
     return out
 
 
-def _strip_prefix(path: str, prefix: str) -> str:
-    return path[len(prefix) :] if prefix and path.startswith(prefix) else path
-
-
-def _git(args: list[str], cwd: Path) -> str:
-    """Run git; UsageError with git's own message when it fails."""
+def _current(path: Path) -> bytes | None:
+    """The file's bytes as curator reads them; None when it cannot (then it is wholly new)."""
     try:
-        # Bytes, decoded without newline translation ("\r" stays inside its line).
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=60, check=False)
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise UsageError(f"--changed-since needs git: {exc}") from None
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace").strip()
-        message = err.split("\n")[-1] if err else "git failed"
-        raise UsageError(f"--changed-since: {message}")
-    return done.stdout.decode("utf-8", "surrogateescape")
+        return path.read_bytes() if path.stat().st_size <= MAX_BYTES else None
+    except OSError:
+        return None
+
+
+def follow_references(
+    changed: dict[str, set[int] | None], references: Iterable[Reference]
+) -> dict[str, set[int] | None]:
+    """The changed lines as entries see them: a changed Markdown reference definition
+    (`[label]: url`) changes the links that use its label, wherever they stand, and not the
+    entry whose line span happens to hold the definition."""
+    out = {file: None if lines is None else set(lines) for file, lines in changed.items()}
+    for ref in references:
+        lines = out.get(ref.file)
+        if not lines:
+            continue  # unchanged, or wholly changed already
+        hit = {n for n in lines if ref.first <= n <= ref.last}
+        if hit:
+            lines -= hit
+            lines.update(ref.used_at)
+    return out
 
 
 def select_changed(entries: Iterable[Entry], changed: dict[str, set[int] | None]) -> list[Entry]:

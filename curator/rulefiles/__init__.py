@@ -10,38 +10,67 @@ file and line. Checks and resolvers receive the loaded values; none of them read
 from __future__ import annotations
 
 import contextlib
+import os
+import posixpath
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from curator import json_text
+from curator.config_files import ConfigFiles, WorkingTree, config_files
 from curator.errors import UsageError
 from curator.model import Service
 from curator.options import Options
-from curator.rulefiles.links import load_link_rules, with_trusted_allow
-from curator.rulefiles.projects import load_project_rules
+from curator.rulefiles.links import parse_link_rules, with_trusted_allow
+from curator.rulefiles.projects import parse_project_rules
 
+#: The files of a rules folder, besides the scorer scope.yaml names.
+RULE_FILES = ("projects.yaml", "links.yaml", "scope.yaml")
 #: Scope policies shipped with curator (curator/presets/NAME.yaml).
 SCOPE_PRESETS = ("llm-memory",)
 
 
 def rules_folder(options: Options) -> Path:
-    """The rules folder of this run (it may not exist: then every rule has its default).
+    """The rules folder of this run on disk (it may not exist: then every rule has its
+    default); in pull-request mode the same path is read from the base revision instead."""
+    files, folder = rules_place(options)
+    if isinstance(files, WorkingTree):
+        return files.root / folder
+    return Path(options.root) / folder
 
-    An explicit `rules_dir` (command line, environment, pyproject) is taken as given. Otherwise
-    the first `rules/` beside a checked path, then the root's: only folders inside the root, so
-    a symlink in a pull request cannot make curator read rules from elsewhere on the runner.
+
+def rules_place(options: Options, files: ConfigFiles | None = None) -> tuple[ConfigFiles, str]:
+    """Where this run reads its rules: the files (working tree, or the base revision in
+    pull-request mode; `files` to ask another tree) and the folder in them.
+
+    An explicit `rules_dir` (command line, environment, pyproject) is taken as given; one
+    outside the repository can only come from the command line or the environment, and is
+    read from disk. Otherwise the first `rules/` beside a checked path, then the root's:
+    only folders inside the root, so a symlink cannot make curator read rules from
+    elsewhere on the runner.
     """
     root = Path(options.root)
+    files = files or config_files(root, options.changed_since)
     if options.rules_dir:
-        return root / options.rules_dir
-    top = root.resolve()
+        folder = _inside(root / options.rules_dir, root)
+        if folder is None:
+            return WorkingTree(root / options.rules_dir), ""
+        return files, folder
     for path in options.paths:
-        near = Path(path).resolve().parent / "rules"
-        if near.is_dir() and near.resolve().is_relative_to(top):
-            return near
-    return root / "rules"
+        near = _inside(Path(os.path.abspath(path)).parent / "rules", root)
+        if near is not None and files.is_dir(near):
+            return files, near
+    return files, "rules"
+
+
+def _inside(path: Path, root: Path) -> str | None:
+    """`path` relative to `root` (POSIX, "" for the root itself), None when outside it.
+    Lexical: in pull-request mode the tree's symbolic links must not steer the answer."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return None
+    return "" if rel == os.curdir else Path(rel).as_posix()
 
 
 def load_scope_preset(name: str) -> Any:
@@ -65,11 +94,12 @@ def load_scope_preset(name: str) -> Any:
 
 def scope_not_checked(options: Options) -> str:
     """The report note of a run without a scope policy (the folder relative to the root)."""
-    folder = rules_folder(options)
+    files, folder = rules_place(options)
+    where = files.display(folder or ".") if isinstance(files, WorkingTree) else folder or "."
     with contextlib.suppress(ValueError):
-        folder = folder.resolve().relative_to(Path(options.root).resolve())
+        where = Path(where).resolve().relative_to(Path(options.root).resolve()).as_posix()
     return (
-        f"scope not checked: no scope.yaml in {folder.as_posix()} and no scope preset "
+        f"scope not checked: no scope.yaml in {where} and no scope preset "
         f"(--scope-preset {SCOPE_PRESETS[0]})"
     )
 
@@ -77,19 +107,27 @@ def scope_not_checked(options: Options) -> str:
 def load_rules(options: Options) -> dict[str, Any]:
     """The rules of the services in use, by key (`projects`, `links`, `scope`); a missing file
     means the defaults (for scope: the named preset, if any, else no scope check)."""
-    folder = rules_folder(options)
+    files, folder = rules_place(options)
+    files.prefetch(posixpath.join(folder, name) for name in RULE_FILES)
     rules: dict[str, Any] = {}
     if not options.skips(Service.GITHUB):
-        rules["projects"] = load_project_rules(folder / "projects.yaml")
+        name = posixpath.join(folder, "projects.yaml")
+        rules["projects"] = parse_project_rules(files.read(name), files.display(name))
     if not options.skips(Service.WEB):
-        links = load_link_rules(folder / "links.yaml")
+        name = posixpath.join(folder, "links.yaml")
+        links = parse_link_rules(files.read(name), files.display(name))
         rules["links"] = with_trusted_allow(links, options.guard_allow)
     if not options.skips(Service.SCOPE):
-        path = folder / "scope.yaml"
-        if path.is_file():
-            from curator.scope.rules import load_rules as load_scope_rules
-
-            rules["scope"] = load_scope_rules(path)
+        scope = _scope_rules(files, folder)
+        if scope is not None:
+            rules["scope"] = scope
         elif options.scope_preset:
             rules["scope"] = load_scope_preset(options.scope_preset)
     return rules
+
+
+def _scope_rules(files: ConfigFiles, folder: str) -> Any:
+    """The folder's scope policy with its learned scorer, or None."""
+    from curator.scope.rules import read_rules
+
+    return read_rules(files, posixpath.join(folder, "scope.yaml"))

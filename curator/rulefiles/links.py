@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from curator.errors import InputError
-from curator.located_yaml import compose_file, mapping_nodes, node_line
+from curator.located_yaml import compose, compose_file, mapping_nodes, node_line
 from curator.rulefiles.patterns import UrlPatterns, compile_patterns
 
 #: Hosts (and their subdomains) that answer robots with 403/429/999 while the page is fine.
@@ -98,10 +98,18 @@ def with_trusted_allow(rules: LinkRules, allow: tuple[str, ...]) -> LinkRules:
 
 def load_link_rules(path: Path) -> LinkRules:
     """Read rules/links.yaml; defaults when the file is absent, InputError when malformed."""
-    root = compose_file(path)
+    return _of_node(compose_file(path), path.as_posix())
+
+
+def parse_link_rules(text: str | None, name: str) -> LinkRules:
+    """The rules of a links.yaml text (None: no file, so the defaults); `name` in errors."""
+    return _of_node(None if text is None else compose(text, name), name)
+
+
+def _of_node(root: yaml.Node | None, name: str) -> LinkRules:
+    """The rules of the file's node tree (None: empty or absent)."""
     if root is None:
         return LinkRules()
-    name = path.as_posix()
     return _rules_from(mapping_nodes(root, name, "the file"), name)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from curator.errors import InputError
-from curator.located_yaml import compose_file, construct, key_line, line_of
+from curator.located_yaml import compose, compose_file, construct, key_line, line_of
 from curator.model import Severity
 
 #: Values `archived` may take: a severity for repo-archived, or `off` for no finding.
@@ -37,10 +37,18 @@ class ProjectRules:
 
 def load_project_rules(path: Path) -> ProjectRules:
     """Read rules/projects.yaml; defaults when the file is absent, InputError when malformed."""
-    root = compose_file(path)
+    return _of_node(compose_file(path), path.as_posix())
+
+
+def parse_project_rules(text: str | None, name: str) -> ProjectRules:
+    """The rules of a projects.yaml text (None: no file, so the defaults); `name` in errors."""
+    return _of_node(None if text is None else compose(text, name), name)
+
+
+def _of_node(root: yaml.Node | None, name: str) -> ProjectRules:
+    """The rules of the file's node tree (None: empty or absent)."""
     if root is None:
         return ProjectRules()
-    name = path.as_posix()
     if not isinstance(root, yaml.MappingNode):
         raise InputError("expected a mapping of rule names to values", name, line_of(root, []))
     values = construct(root, name)

@@ -7,6 +7,7 @@ a hyphen matches any run of spaces and hyphens (so `memory efficient` also finds
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -16,10 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curator.codes import CODES
+from curator.config_files import ConfigFiles, WorkingTree
 from curator.errors import InputError
 from curator.located_yaml import LocatedMap, load_located
 from curator.model import Verdict
-from curator.sources.text import read_text
 
 if TYPE_CHECKING:
     from curator.scope.scorer import Scorer
@@ -165,16 +166,26 @@ def phrase_regex(phrase: str) -> str:
 
 def load_rules(path: Path) -> ScopeRules:
     """Read and validate a scope rules file; InputError with file and line when malformed."""
-    name = path.as_posix()
-    text = read_text(path, name)
-    rules = parse_rules(text, name)
+    found = read_rules(WorkingTree(path.parent), path.name)
+    if found is None:
+        raise InputError("no such file or folder", path.as_posix())
+    return found
+
+
+def read_rules(files: ConfigFiles, rel: str) -> ScopeRules | None:
+    """The scope policy at `rel` of `files` (the working tree, or the base revision in
+    pull-request mode) with its learned scorer, found beside it; None when there is none."""
+    text = files.read(rel)
+    if text is None:
+        return None
+    rules = parse_rules(text, files.display(rel))
     if not rules.scorer_file:
         return rules
-    from curator.scope.scorer import load_scorer
+    from curator.scope.scorer import read_scorer
 
     # The scorer is found where the rules were found, whichever folder that is.
-    where = path.parent / rules.scorer_file
-    return replace(rules, scorer=load_scorer(where, where.as_posix()))
+    where = posixpath.join(posixpath.dirname(rel), rules.scorer_file)
+    return replace(rules, scorer=read_scorer(files, where))
 
 
 def parse_rules(text: str, name: str = "rules/scope.yaml") -> ScopeRules:

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from curator.config_files import ConfigFiles, WorkingTree
 from curator.errors import InputError
-from curator.json_text import read_json
+from curator.json_text import parse_json
 from curator.scope.decision import Contribution, Weighed
 from curator.scope.signals import Reading
 
@@ -69,12 +70,25 @@ def scorer_data(scorer: Scorer) -> dict[str, Any]:
     }
 
 
-def load_scorer(path: Path, name: str = "") -> Scorer:
+def load_scorer(path: Path) -> Scorer:
     """Read a scorer file; InputError naming the file when it is not one."""
-    name = name or path.as_posix()
-    if path.is_symlink():
+    return read_scorer(WorkingTree(path.parent), path.name)
+
+
+def read_scorer(files: ConfigFiles, rel: str) -> Scorer:
+    """The scorer file at `rel` of `files` (a regular file: a link is refused)."""
+    name = files.display(rel)
+    if files.is_link(rel):
         raise InputError("the scorer file must be a regular file, not a symlink", name)
-    return parse_scorer(read_json(path, name), name)
+    text = files.read(rel)
+    if text is None:
+        raise InputError("no such file or folder", name)
+    return scorer_from_text(text, name)
+
+
+def scorer_from_text(text: str, name: str) -> Scorer:
+    """The scorer of a scorer file's text; InputError naming the file when it is not one."""
+    return parse_scorer(parse_json(text, name), name)
 
 
 def parse_scorer(data: Any, name: str) -> Scorer:

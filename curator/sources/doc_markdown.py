@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -39,6 +40,9 @@ class MdScan:
     html: list[tuple[int, str]] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)
     levels: list[int] = field(default_factory=list)  # each heading's level, 1 for `#`
+    #: Reference definitions: (label, first line, last line); a definition hidden by an
+    #: earlier one of the same label has the label "".
+    definitions: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
@@ -61,7 +65,8 @@ class _Inline:
         self.line = line
         self.strong = 0
         self.em = 0
-        self.link: list[str] | None = None  # [href, text, saw_image, saw_text, line, alt]
+        # [href, text, saw_image, saw_text, line, alt, reference label]
+        self.link: list[str] | None = None
         self.run = ""  # the bold or emphasis text being read
 
     @property
@@ -92,21 +97,22 @@ class _Inline:
             for anchor in bare_links(text, self.line):
                 line.link(anchor)
 
-    def open_link(self, href: str) -> None:
+    def open_link(self, href: str, label: str = "") -> None:
         self.close_link()
-        self.link = [href.strip(), "", "", "", str(self.line), ""]
+        self.link = [href.strip(), "", "", "", str(self.line), "", label]
         self.current.freeze()
 
     def close_link(self) -> None:
         if self.link is None:
             return
-        href, text, image, seen, line, alt = self.link
+        href, text, image, seen, line, alt, label = self.link
         self.link = None
         if href:
             only_image = bool(image) and not seen.strip()
             # A badge link reads as its image's alt text (`[![Paper](…)](venue)`), as in HTML.
             shown = clean(alt if only_image else text)
-            self.current.link(Anchor(as_written_url(href), shown, int(line), only_image))
+            url = as_written_url(href)
+            self.current.link(Anchor(url, shown, int(line), only_image, label=label))
 
     def style(self, which: str, opening: bool) -> None:
         depth = 1 if opening else -1
@@ -166,7 +172,9 @@ def read_inline(tok: Token, kind: UnitKind) -> list[LineBuilder]:
         if kind_ == "text" or kind_ == "code_inline":
             reader.text(child.content, code=kind_ == "code_inline")
         elif kind_ == "link_open":
-            reader.open_link(str(child.attrs.get("href", "")))
+            # store_labels: markdown-it names the definition a reference link came from.
+            label = child.meta.get("label", "") if child.meta else ""
+            reader.open_link(str(child.attrs.get("href", "")), label)
         elif kind_ == "link_close":
             reader.close_link()
         elif kind_ in _STYLES:
@@ -240,7 +248,7 @@ def _as_written(url: str) -> str:
 def _parser() -> MarkdownIt:
     """CommonMark plus tables; link targets kept as written (curator normalises them itself,
     and markdown-it's percent-encoding pass was a third of the parse time)."""
-    md = MarkdownIt("commonmark").enable("table")
+    md = MarkdownIt("commonmark", {"store_labels": True}).enable("table")
     md.normalizeLink = _as_written  # type: ignore[method-assign]
     return md
 
@@ -256,8 +264,9 @@ _READ = {
 
 def scan_markdown(text: str) -> MdScan:
     """Walk the token stream once and sort what it holds into an MdScan."""
-    tokens = _parser().parse(text)
-    scan = MdScan()
+    env: dict[str, Any] = {}
+    tokens = _parser().parse(text, env)
+    scan = MdScan(definitions=definitions(env))
     state = _State()
     for i, tok in enumerate(tokens):
         kind = tok.type
@@ -289,6 +298,14 @@ def scan_markdown(text: str) -> MdScan:
         else:
             _table_or_inline(tok, tokens[i - 1] if i else tok, state, scan, line)
     return scan
+
+
+def definitions(env: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """(label, first line, last line) of every reference definition markdown-it read."""
+    found = [(label, ref.get("map")) for label, ref in env.get("references", {}).items()]
+    # A later definition of a label is hidden by the first: no link uses it (label "").
+    found += [("", ref.get("map")) for ref in env.get("duplicate_refs", [])]
+    return [(label, where[0] + 1, where[1]) for label, where in found if where]
 
 
 def _table_or_inline(tok: Token, before: Token, state: _State, scan: MdScan, line: int) -> None:

@@ -42,6 +42,7 @@ class Anchor:
     line: int
     image_only: bool = False
     bare: bool = False  # a bare URL or a plain-text `arXiv:ID`, not a link in the source
+    label: str = ""  # the reference definition's label (`[text][label]`), normalised
 
 
 @dataclass(slots=True)

@@ -33,7 +33,7 @@ from curator.sources.doc_html import SectionMark, parse_fragments
 from curator.sources.doc_markdown import scan_markdown
 from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
-from curator.sources.interface import Loaded
+from curator.sources.interface import Loaded, Reference
 from curator.sources.text import read_text
 from curator.sources.yaml_catalog import display_path
 
@@ -118,23 +118,31 @@ class DocumentSource:
         findings = sorted(reader.findings, key=lambda f: (f.source.line, f.code))
         unread, notes = reading_check(reader, text, entries)
         findings += unread
-        entries, findings = as_git_lines(text, entries, findings)
-        return Loaded(tuple(entries), tuple(findings), (display,), tuple(notes))
+        git = git_lines(text)
+        entries, findings = as_git_lines(git, entries, findings)
+        refs = references(display, scan.definitions, units, git)
+        return Loaded(tuple(entries), tuple(findings), (display,), tuple(notes), refs)
+
+
+def git_lines(text: str) -> list[int] | None:
+    """`git[k]`: the line git and editors number k for Markdown line k; None when the two
+    agree. Markdown ends a line at a lone "\r" too; git does not. A document with lone
+    "\r"s would otherwise be reported (and matched to a pull request's diff) on the wrong
+    lines."""
+    if "\r" not in text or "\r" not in text.replace("\r\n", ""):
+        return None
+    git = [0, 1]
+    for m in re.finditer(r"\r\n|\r|\n", text):
+        git.append(git[-1] + ("\n" in m.group(0)))
+    return git
 
 
 def as_git_lines(
-    text: str, entries: list[Entry], findings: list[Finding]
+    git: list[int] | None, entries: list[Entry], findings: list[Finding]
 ) -> tuple[list[Entry], list[Finding]]:
-    """Entries and findings with the line numbers git and editors use.
-
-    Markdown ends a line at a lone "\r" too; git does not. A document with lone "\r"s would
-    otherwise be reported (and matched to a pull request's diff) on the wrong lines.
-    """
-    if "\r" not in text or "\r" not in text.replace("\r\n", ""):
+    """Entries and findings with the line numbers git and editors use (`git_lines`)."""
+    if git is None:
         return entries, findings
-    git = [0, 1]  # git[k]: the git line of Markdown line k
-    for m in re.finditer(r"\r\n|\r|\n", text):
-        git.append(git[-1] + ("\n" in m.group(0)))
 
     def moved(source: Source) -> Source:
         return Source(source.file, git[min(source.line, len(git) - 1)])
@@ -146,6 +154,27 @@ def as_git_lines(
             f if f.code == "document-unread" else replace(f, source=moved(f.source))
             for f in findings
         ],
+    )
+
+
+def references(
+    file: str, definitions: list[tuple[str, int, int]], units: list[Unit], git: list[int] | None
+) -> tuple[Reference, ...]:
+    """Each reference definition with the lines of the links that use its label (in git's
+    line numbers), so that pull-request mode checks the entries a changed one redirects."""
+    if not definitions:
+        return ()
+    used: dict[str, list[int]] = {}
+    for anchor in (a for u in units for a in u.all_links()):
+        if anchor.label:
+            used.setdefault(anchor.label, []).append(anchor.line)
+
+    def at(line: int) -> int:
+        return line if git is None else git[min(line, len(git) - 1)]
+
+    return tuple(
+        Reference(file, at(first), at(last), tuple(at(n) for n in used.get(label, ())))
+        for label, first, last in definitions
     )
 
 

@@ -10,6 +10,17 @@ from curator.model import Entry, Finding
 
 
 @dataclass(frozen=True)
+class Reference:
+    """A Markdown link reference definition (`[label]: url`): its lines, and the lines of
+    the links that use it. Editing it changes those links, wherever they stand."""
+
+    file: str
+    first: int
+    last: int
+    used_at: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Loaded:
     """Entries read from a path, plus findings that need no network (schema, bad IDs)."""
 
@@ -17,6 +28,7 @@ class Loaded:
     findings: tuple[Finding, ...] = ()
     files: tuple[str, ...] = field(default_factory=tuple)
     notes: tuple[str, ...] = ()  # what the reader wants the report to say (reading gaps)
+    references: tuple[Reference, ...] = ()
 
 
 class Source(Protocol):

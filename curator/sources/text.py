@@ -8,7 +8,6 @@ writer into a tree (import, init) asks `refuse_links_below` first, never writing
 from __future__ import annotations
 
 import os
-import subprocess
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,6 +32,14 @@ def read_text(path: Path, display: str | None = None) -> str:
         raise InputError("is a folder, expected a file", name) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", name) from None
+    return decode_text(data, name)
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """The text of a file's bytes; InputError (file:line) when too large, not UTF-8, or
+    holding a NUL. Files read from a git revision get the same checks as files on disk."""
+    if len(data) > MAX_BYTES:
+        raise InputError(f"file is {len(data)} bytes, larger than the {MAX_BYTES} allowed", name)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -70,15 +77,6 @@ def refuse_links_below(path: Path, root: Path | None = None) -> None:
 @lru_cache(maxsize=8)
 def tree_root(cwd: str) -> Path:
     """The real path of the git top level containing `cwd` (else `cwd` itself)."""
-    try:
-        out = subprocess.run(
-            ["git", "-C", cwd, "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return Path(cwd).resolve()
-    top = out.stdout.strip() if out.returncode == 0 else ""
-    return Path(top or cwd).resolve()
+    from curator.git import top_level
+
+    return top_level(Path(cwd)) or Path(cwd).resolve()

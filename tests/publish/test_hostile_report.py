@@ -177,8 +177,8 @@ def forged_report() -> dict[str, object]:
     rag = entries[1]["scope"]
     quote = rag["quotes"][0]
     rag.update(track="t", missing=["m"], notes=["n"], code="scope-review", severity="warning")
-    rag["scorer"] = {"score": 0.9, "threshold": 0.5, "veto": 0.5,
-                     "signals": [{"name": "t", "value": 1.0, "weight": 1.0, "quote": quote}]}  # fmt: skip
+    signal = {"name": "t", "value": 1.0, "weight": 1.0, "quote": quote}
+    rag["scorer"] = {"score": 0.9, "threshold": 0.5, "veto": 0.5, "signals": [signal]}
     forged = forge(data)
     assert isinstance(forged, dict)
     forged["notes"] = [FORGED, FORGED]

@@ -9,13 +9,17 @@ to break these boundaries; each has a regression test named below.
 
 | run | trusted (may set anything) | attacker-controlled (read as data only) |
 | --- | --- | --- |
-| pull request (`curator-pr.yml`) | the workflow's environment and command line | the whole checked tree: data/, documents, rules/, pyproject.toml, screening/, file names, symbolic links; every answer of a web host |
+| pull request (`curator-pr.yml`) | the workflow's environment and command line; the base revision, where `[tool.curator]` and the rules are read | the whole checked tree: data/, documents, rules/, pyproject.toml, screening/, .gitattributes, file names, symbolic links; every answer of a web host |
 | comment (`curator-comment.yml`, workflow_run) | its own workflow, environment and token | the report artifact of the PR run (a fork can change the PR workflow that wrote it) |
 | nightly audit (`curator-nightly.yml`) | the default branch, environment and token | answers of arXiv, GitHub and every web host |
 | local | the user and the tree they chose | answers of every service |
 
 Boundaries enforced, and where they are tested:
 
+- **A pull request's configuration never decides its own check.** Settings and rules come
+  from the base revision; no `.gitattributes` changes the diff; see
+  [threat-model.md](threat-model.md) (issue 23). (tests/integration/test_pr_configuration.py,
+  tests/unit/test_git_reader.py, tests/unit/test_select_references.py)
 - **Security settings come only from the trusted side.** `allow_private_hosts`, `guard_allow`
   and the API endpoints (where the token goes) are refused in `[tool.curator]`; a non-empty
   `allow:` in rules/links.yaml is refused; `protected:` can only add domains; paths in

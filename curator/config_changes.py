@@ -1,0 +1,147 @@
+"""What a pull request changes in the configuration: `config-changed` findings.
+
+In pull-request mode the run's settings and rules come from the base revision
+(curator.config_files), so a pull request's own pyproject.toml or rules/ decide nothing of
+its run. Its changes to them are still changes a maintainer should see before merging (they
+decide every later run), so each is reported at the file, with the changed lines as
+evidence. The severity is the base's to set (`severity` in its `[tool.curator]`), never the
+pull request's.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import posixpath
+import tomllib
+from pathlib import Path
+
+from curator.config_files import ConfigFiles, WorkingTree, config_files
+from curator.context import CheckContext
+from curator.errors import InputError
+from curator.model import Finding, Source
+from curator.report.sanitize import clean, shorten
+from curator.rulefiles import rules_place
+
+#: Files of a rules folder that curator reads (links.yaml, projects.yaml, scope.yaml, the
+#: scope scorer's JSON).
+RULE_SUFFIXES = (".yaml", ".yml", ".json")
+#: Characters of evidence kept (the renderers shorten further where space is scarce).
+EVIDENCE_LIMIT = 600
+#: Changed lines quoted as evidence, at most.
+EVIDENCE_LINES = 12
+
+CODE = "config-changed"
+
+
+def config_changes(ctx: CheckContext) -> list[Finding]:
+    """Every configuration file the pull request changes (none outside pull-request mode)."""
+    options = ctx.options
+    if not options.changed_since:
+        return []
+    root = Path(options.root)
+    base, tree = config_files(root, options.changed_since), WorkingTree(root)
+    base.prefetch(["pyproject.toml"])
+    findings = _settings(ctx, base, tree)
+    base_files, folder = rules_place(options, base)
+    if base_files is base:  # a folder outside the repository is the workflow's own
+        _, own = rules_place(options, tree)  # where a run of the pull request would look
+        rules = _rule_files(base, tree, dict.fromkeys([folder, own]))
+        base.prefetch(rules)
+        for rel in rules:
+            findings += _compared(ctx, base, tree, rel, "the rules file")
+    return findings
+
+
+def _settings(ctx: CheckContext, base: ConfigFiles, tree: WorkingTree) -> list[Finding]:
+    """pyproject.toml, when its `[tool.curator]` table differs from the base's."""
+    before, after = _text(base, "pyproject.toml"), _text(tree, "pyproject.toml")
+    old, new = _table(before) or {}, _table(after)
+    if old == new:
+        return []
+    if new is None:
+        what = "pyproject.toml (no longer valid TOML):"
+    else:
+        keys = sorted(k for k in {*old, *new} if old.get(k) != new.get(k))
+        what = f"[tool.curator] ({', '.join(keys)}) in"
+    return _compared(ctx, base, tree, "pyproject.toml", what, before, after)
+
+
+def _table(text: str | None) -> dict[str, object] | None:
+    """The `[tool.curator]` table ({} when none); None when the text is no TOML."""
+    try:
+        data = tomllib.loads(text or "")
+    except (tomllib.TOMLDecodeError, RecursionError):  # the pull request's file may be anything
+        return None
+    table = data.get("tool", {}).get("curator", {})
+    return table if isinstance(table, dict) else {}
+
+
+def _rule_files(base: ConfigFiles, tree: WorkingTree, folders: dict[str, None]) -> list[str]:
+    """Paths of the rules files in the base's and the tree's folders, each once."""
+    out: dict[str, None] = {}
+    for folder in folders:
+        for name in [*base.names(folder), *tree.names(folder)]:
+            if name.endswith(RULE_SUFFIXES):
+                out.setdefault(posixpath.join(folder, name), None)
+    return sorted(out)
+
+
+def _text(files: ConfigFiles, rel: str) -> str | None:
+    """The file's text, or the reason it cannot be read (a pull request's file may be
+    anything: a link out of the tree, bytes that are no UTF-8); None when there is none."""
+    try:
+        text = files.read(rel)
+    except InputError as exc:
+        return f"(not readable: {exc.message})"
+    # A checkout may write CRLF (`eol=crlf`): the same text as the base's LF.
+    return None if text is None else text.replace("\r\n", "\n")
+
+
+def _compared(
+    ctx: CheckContext,
+    base: ConfigFiles,
+    tree: WorkingTree,
+    rel: str,
+    what: str,
+    before: str | None = None,
+    after: str | None = None,
+) -> list[Finding]:
+    """One finding when the tree's `rel` differs from the base's, else none."""
+    before = _text(base, rel) if before is None else before
+    after = _text(tree, rel) if after is None else after
+    if tree.is_link(rel):
+        after = f"(a symbolic link to {os.readlink(tree.root / rel)})\n{after or ''}"
+    if before == after:
+        return []
+    verb = "adds" if before is None else "deletes" if after is None else "changes"
+    line, evidence = _diff(before or "", after or "")
+    origin = base.origin[:12] if len(base.origin) == 40 else base.origin  # a commit's name
+    message = (
+        f"the pull request {verb} {what} {rel}; its check used the version of {origin} "
+        "instead (a pull request's configuration never decides its own check): review it"
+    )
+    place = Source(_shown(tree.root / rel), line if after is not None else 1)
+    return [ctx.finding(CODE, place.file, place, message, evidence=evidence)]
+
+
+def _diff(before: str, after: str) -> tuple[int, str]:
+    """(first changed line of `after`, the changed lines as `-old`/`+new`, shortened)."""
+    first = 0
+    lines: list[str] = []
+    diff = difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm="")
+    for row in diff:
+        if row.startswith("@@") and not first:
+            start = row.split(" ")[2][1:].split(",")[0]
+            first = max(int(start), 1)
+        elif row[:1] in "+-" and not row.startswith(("+++", "---")):
+            lines.append(row[0] + shorten(clean(row[1:]), 120))
+    shown = lines[:EVIDENCE_LINES] + (["…"] if len(lines) > EVIDENCE_LINES else [])
+    return first or 1, shorten("\n".join(shown), EVIDENCE_LIMIT)
+
+
+def _shown(path: Path) -> str:
+    """The path relative to the working folder (as other findings name files), lexically:
+    a link of the checked tree must not change the name."""
+    rel = os.path.relpath(path, Path.cwd())
+    return Path(path).as_posix() if rel.startswith(os.pardir) else Path(rel).as_posix()
