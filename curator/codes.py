@@ -40,7 +40,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "document-unread": (W, "a document links arXiv IDs or repositories that no entry holds"),
     "config-changed": (
         W,
-        "a pull request changes [tool.curator] or a rules file; its run used the base's",
+        "a pull request changes [tool.curator] or a rules file; the run used the base's version",
     ),
     "scope-exclude": (E, "the entry gate or a policy rule the quotes prove excludes the paper"),
     "scope-hold": (W, "metadata missing or unverifiable, so no scope decision"),
