@@ -3,8 +3,11 @@ pull request's head commit, and the fixes the planner would make, built as value
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
+
+from markdown_it import MarkdownIt
 
 from curator.fix.model import Edit, FileFix
 from curator.model import Finding, Severity, Source
@@ -103,3 +106,19 @@ def pull_world(
     fake.load_git(REPO, folder)
     fake.add_pull(REPO, number, head, fork, base_sha=base)
     return base, head
+
+
+def outside_code(text: str) -> str:
+    """The HTML GitHub-flavoured Markdown makes of `text`, without code spans and blocks
+    (where nothing pings, links or renders): what a hostile value must not reach."""
+    html = MarkdownIt("commonmark").enable("table").render(text)
+    return re.sub(r"<code>.*?</code>|<pre>.*?</pre>", "", html, flags=re.S)
+
+
+def assert_inert(text: str) -> None:
+    """No mention, raw HTML or link of a hostile value outside code: the only links are the
+    blob links curator builds itself."""
+    outside = outside_code(text)
+    assert "@org" not in outside and "<img" not in outside and "<b>" not in outside
+    hrefs = re.findall(r'href="([^"]*)"', outside)
+    assert all(h.startswith(f"https://github.com/{REPO}/blob/") for h in hrefs), hrefs
