@@ -5,8 +5,8 @@ is never written."""
 from __future__ import annotations
 
 import codecs
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
