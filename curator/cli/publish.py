@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +25,35 @@ def add_comment(sub: Any) -> None:
         metavar="FILE",
         help="curator JSON report",
     )
+    p.add_argument(
+        "--suggest",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="post the report's `fixes` as one review of one-click suggestions (default: on)",
+    )
     p.set_defaults(run=run_comment)
 
 
 def run_comment(args: argparse.Namespace) -> int:
-    """Upsert the comment; print what happened (created, updated, unchanged, skipped)."""
+    """Post the suggestions and upsert the comment; print what happened to each."""
     from curator.publish.comment import comment_from_env
+    from curator.report.sanitize import terminal
 
     result = comment_from_env(
-        args.repo, args.pr, args.body_file, os.environ, head_sha=args.head_sha or ""
+        args.repo,
+        args.pr,
+        args.body_file,
+        os.environ,
+        head_sha=args.head_sha or "",
+        suggest=args.suggest,
     )
+    if result.review is not None:
+        review = result.review
+        url = f": {review.url}" if review.url else ""
+        print(f"review {review.action}: {review.posted} suggestions, {review.left} left{url}")
+    if result.review_error:
+        said = terminal(result.review_error)
+        print(f"curator: warning: no suggestions posted: {said}", file=sys.stderr)
     deleted = f", deleted duplicates {list(result.deleted)}" if result.deleted else ""
     print(f"comment {result.action}{': ' + result.url if result.url else ''}{deleted}")
     return 0
@@ -46,6 +66,17 @@ def add_audit(sub: Any) -> None:
     p.add_argument("--repo", required=True, metavar="OWNER/NAME")
     p.add_argument("--label", default="curator-audit", help="label of the tracking issue")
     p.add_argument("--output", metavar="FILE", help="also write the JSON report to FILE")
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="also apply the safe fixes on one branch and open or update one pull request",
+    )
+    p.add_argument(
+        "--fix-branch",
+        default="curator/fixes",
+        metavar="NAME",
+        help="the fix pull request's branch (default: curator/fixes; never the default branch)",
+    )
     add_check_options(p)
     p.set_defaults(run=run_audit)
 
@@ -59,13 +90,36 @@ def run_audit(args: argparse.Namespace) -> int:
     from curator.report import json as json_report
 
     options = options_from(args)
-    report = pipeline.check(options)
+    if args.fix:
+        from curator.fix import bridge
+        from curator.publish.fixpr import check_branch
+
+        check_branch(args.fix_branch)
+        planned = bridge.plan(options)
+        report = planned.report
+    else:
+        report = pipeline.check(options)
     if args.output:
         Path(args.output).write_text(json_report.render(report), encoding="utf-8")
     result = audit_from_env(args.repo, report, os.environ, args.label)
     where = f" #{result.number}" if result.number else ""
     print(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}")
+    if args.fix:
+        _fix_pr(args.repo, planned.files, args.fix_branch)
     return exit_status(report, args.fail_on or "never")
+
+
+def _fix_pr(repo: str, files: Any, branch: str) -> None:
+    """Open, update or close the fix pull request; print what happened."""
+    from curator.publish.fixpr import fixpr_from_env
+    from curator.report.sanitize import terminal
+
+    fixed = fixpr_from_env(repo, files, os.environ, branch)
+    where = f" #{fixed.number}" if fixed.number else ""
+    url = f": {fixed.url}" if fixed.url else ""
+    print(f"fix pull request {fixed.action}{where} ({fixed.fixes} fixes){url}")
+    for reason in fixed.left:
+        print(f"fix left out: {terminal(reason)}")
 
 
 def add_report(sub: Any) -> None:

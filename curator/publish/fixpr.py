@@ -22,7 +22,7 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -30,8 +30,11 @@ import github
 
 from curator.errors import UsageError
 from curator.fix.model import FileFix, line_of
+from curator.publish import write_output
 from curator.publish.api import GitHubAPI, check_repo, is_ours
+from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
+from curator.report import context
 from curator.report import sanitize as s
 from curator.report.context import RenderContext
 from curator.report.reader import inside_tree
@@ -335,3 +338,15 @@ def _close(
     if current is None:
         return FixPRResult("closed" if deleted else "none", left=tuple(left))
     return FixPRResult("closed", current.number, current.html_url or "", left=tuple(left))
+
+
+def fixpr_from_env(
+    repo: str, files: Sequence[FileFix], env: Mapping[str, str], branch: str = DEFAULT_BRANCH
+) -> FixPRResult:
+    """`curator audit --fix` after the audit: the fix pull request, and the step output
+    `fix-url`."""
+    ctx = replace(context.from_env(env, title="curator audit"), repository=repo)
+    with api_from_env(env) as api:
+        result = run_fix_pr(api, repo, files, ctx, branch)
+    write_output("fix-url", result.url, env.get("GITHUB_OUTPUT") or None)
+    return result

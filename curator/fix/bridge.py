@@ -1,0 +1,42 @@
+"""The one seam between publishing and the fix planner: a check run with its plan of fixes.
+
+`curator check --suggest` and `curator audit --fix` need what `curator fix` computes (the
+report of the run, and its plan: safe file fixes and the unsafe ones). The planner is
+`curator.fix.run.prepare` (the pipeline, the arXiv title search for wrong IDs, safe reading,
+the pure plan); this module is the only place publishing reaches it, so the two halves of the
+fix feature meet here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from curator.errors import UsageError
+from curator.fix.model import FileFix
+from curator.model import Report
+
+PLANNER = "curator.fix.run"
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A run's report and its plan: the fixes safe to apply, and those curator would only
+    apply with `--unsafe` (which a review may still suggest, marked as such)."""
+
+    report: Report
+    files: tuple[FileFix, ...]
+    unsafe: tuple[FileFix, ...] = ()
+
+
+def plan(options: Any) -> Planned:
+    """Check and plan the fixes of `options` (the same options as `check`)."""
+    try:
+        planner = importlib.import_module(PLANNER)
+    except ModuleNotFoundError as exc:
+        if exc.name != PLANNER:
+            raise
+        raise UsageError("this curator has no fix planner (curator/fix/run.py)") from None
+    prepared = planner.prepare(options)
+    return Planned(prepared.report, tuple(prepared.plan.files), tuple(prepared.plan.unsafe))
