@@ -4,20 +4,21 @@
 report of the run, and its plan: safe file fixes and the unsafe ones). The planner is
 `curator.fix.run.prepare` (the pipeline, the arXiv title search for wrong IDs, safe reading,
 the pure plan); this module is the only place publishing reaches it, so the two halves of the
-fix feature meet here and nowhere else.
+fix feature meet here and nowhere else. A build without the planner checks as `check` does
+and says, in the report's notes, that it planned no fixes.
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from curator.errors import UsageError
 from curator.fix.model import FileFix
 from curator.model import Report
 
 PLANNER = "curator.fix.run"
+NO_PLANNER = "no fixes planned: this curator has no fix planner (curator/fix/run.py)"
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ def plan(options: Any) -> Planned:
     except ModuleNotFoundError as exc:
         if exc.name != PLANNER:
             raise
-        raise UsageError("this curator has no fix planner (curator/fix/run.py)") from None
+        from curator import pipeline
+
+        report = pipeline.check(options)
+        return Planned(replace(report, notes=(*report.notes, NO_PLANNER)), ())
     prepared = planner.prepare(options)
     return Planned(prepared.report, tuple(prepared.plan.files), tuple(prepared.plan.unsafe))

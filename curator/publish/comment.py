@@ -134,11 +134,11 @@ def comment_from_env(
     outputs `comment-id`, `comment-url` (and `review-url` when suggestions were posted)."""
     ctx = context.from_env(env, changed_only=True)
     ctx = replace(ctx, repository=ctx.repository or repo, head_sha=head_sha or ctx.head_sha)
+    saved = read_saved(body_file)  # refused before any request when it is not a report
     with api_from_env(env) as api:
         number = pr or (find_pr(api, repo, ctx.head_sha) if ctx.head_sha else None)
         if not number:
             return CommentResult("skipped")
-        saved = read_saved(body_file)
         logins = authors(api)
         review, error = None, ""
         if suggest and saved.fixes is not None:

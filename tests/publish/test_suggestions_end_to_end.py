@@ -216,8 +216,9 @@ def test_huge_counts_are_refused(
     data = forged()
     data["fixes"] = data["fixes"] * 600
     path = artifact(tmp_path, data)
-    assert main(["comment", "--repo", REPO, "--pr", "7", "--body-file", str(path)]) == 2
-    assert pulls.server.requests == []
+    command = ["comment", "--repo", REPO, "--head-sha", "a" * 40, "--body-file", str(path)]
+    assert main(command) == 2
+    assert pulls.server.requests == []  # refused before the pull request is even looked up
 
 
 def test_hostile_text_in_a_well_formed_fix_stays_inert(
