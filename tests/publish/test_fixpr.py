@@ -5,7 +5,6 @@ is never written."""
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,22 +23,10 @@ from curator.publish.fixpr import (
 )
 from curator.report.context import RenderContext
 from tests.doubles.github_pulls import FakeGitHubPulls, git_blob_sha
-from tests.doubles.server import LoopbackServer
 from tests.publish.world import HEAD, REPO, RIGHT_TITLE, assert_inert, commit, head_fixes, list_repo
 
 CTX = RenderContext(repository=REPO, title="curator audit")
 BRANCH = "curator/fixes"
-
-
-@pytest.fixture
-def pulls(loopback: LoopbackServer) -> FakeGitHubPulls:
-    return FakeGitHubPulls(loopback, user_forbidden=True)  # an Actions token
-
-
-@pytest.fixture
-def api(pulls: FakeGitHubPulls) -> Iterator[GitHubAPI]:
-    with GitHubAPI(pulls.api, "ghs_actions_token", sleep=lambda s: None) as client:
-        yield client
 
 
 @pytest.fixture
@@ -62,16 +49,16 @@ def fix_prs(pulls: FakeGitHubPulls, state: str = "all") -> list[dict[str, object
 
 
 def test_two_runs_one_branch_one_pull_request(
-    folder: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     main = main_head(pulls)
-    first = run_fix_pr(api, REPO, [head_fixes()], CTX)
+    first = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
     assert (first.action, first.files, first.fixes) == ("opened", 1, 2)
     tip = pulls.branch(REPO, BRANCH)
     assert tip is not None and pulls.git_commits[tip]["parents"] == [main]
     fixed = pulls.file_at(tip, "README.md")
     assert fixed == head_fixes().after.encode() and RIGHT_TITLE.encode() in fixed
-    second = run_fix_pr(api, REPO, [head_fixes()], CTX)
+    second = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
     assert (second.action, second.number) == ("unchanged", first.number)
     assert pulls.branch(REPO, BRANCH) == tip  # same tree on the same parent: not rebuilt
     (pull,) = fix_prs(pulls)
@@ -82,12 +69,12 @@ def test_two_runs_one_branch_one_pull_request(
 
 
 def test_a_new_default_head_rebuilds_the_branch_by_force(
-    folder: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
-    run_fix_pr(api, REPO, [head_fixes()], CTX)
+    run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
     moved = commit(folder, {"CONTRIBUTING.md": "Be kind.\n"}, "a new file on main")
     pulls.load_git(REPO, folder)
-    result = run_fix_pr(api, REPO, [head_fixes()], CTX)
+    result = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
     assert result.action == "updated"  # the rows link the new base commit
     tip = pulls.branch(REPO, BRANCH)
     assert tip is not None and pulls.git_commits[tip]["parents"] == [moved]
@@ -99,40 +86,40 @@ def test_a_new_default_head_rebuilds_the_branch_by_force(
 
 
 def test_a_clean_list_closes_the_pull_request_and_deletes_the_branch(
-    folder: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
-    opened = run_fix_pr(api, REPO, [head_fixes()], CTX)
-    result = run_fix_pr(api, REPO, [], CTX)
+    opened = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
+    result = run_fix_pr(pulls_api, REPO, [], CTX)
     assert (result.action, result.number) == ("closed", opened.number)
     (pull,) = fix_prs(pulls)
     assert pull["state"] == "closed" and CLOSED in str(pull["body"])
     assert pulls.branch(REPO, BRANCH) is None
-    assert run_fix_pr(api, REPO, [], CTX).action == "none"
+    assert run_fix_pr(pulls_api, REPO, [], CTX).action == "none"
     # Fixes needed again later: a new pull request (curator closed the last one itself).
-    assert run_fix_pr(api, REPO, [head_fixes()], CTX).action == "opened"
+    assert run_fix_pr(pulls_api, REPO, [head_fixes()], CTX).action == "opened"
     assert [p["state"] for p in fix_prs(pulls)] == ["closed", "open"]
     assert all(ref == f"heads/{BRANCH}" for _, ref in pulls.ref_writes)
 
 
 def test_a_pull_request_a_maintainer_closed_is_not_opened_again(
-    folder: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
-    run_fix_pr(api, REPO, [head_fixes()], CTX)
+    run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
     (pull,) = fix_prs(pulls)
     pull["state"] = "closed"  # closed by hand, not merged
-    result = run_fix_pr(api, REPO, [head_fixes()], CTX)
+    result = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
     assert result.action == "declined" and len(fix_prs(pulls)) == 1
     assert pulls.branch(REPO, BRANCH) is None
     other = FileFix("README.md", HEAD, head_fixes().edits[:1])
-    assert run_fix_pr(api, REPO, [other], CTX).action == "opened"
+    assert run_fix_pr(pulls_api, REPO, [other], CTX).action == "opened"
 
 
 def test_a_file_changed_since_it_was_read_is_left_out(
-    folder: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     commit(folder, {"README.md": HEAD + "- one more line\n"}, "edited meanwhile")
     pulls.load_git(REPO, folder)
-    result = run_fix_pr(api, REPO, [head_fixes()], CTX)
+    result = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
     assert result.action == "none"
     assert result.left == ("README.md: changed on the default branch since it was read",)
     assert pulls.ref_writes == [] and fix_prs(pulls) == []
@@ -175,10 +162,10 @@ def test_writes_keep_a_byte_order_mark_and_refuse_links_and_strangers() -> None:
         "refs/heads/x",
     ],
 )
-def test_odd_branch_names_are_refused(name: str, folder: Path, api: GitHubAPI) -> None:
+def test_odd_branch_names_are_refused(name: str, folder: Path, pulls_api: GitHubAPI) -> None:
     with pytest.raises(UsageError):
         if name == "main":
-            run_fix_pr(api, REPO, [head_fixes()], CTX, branch=name)
+            run_fix_pr(pulls_api, REPO, [head_fixes()], CTX, branch=name)
         check_branch(name)
 
 

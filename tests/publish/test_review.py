@@ -3,7 +3,6 @@ so no text escapes, one review per run, earlier reviews cleared, a 422 never los
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,23 +31,10 @@ from curator.publish.review import (
     right_lines,
 )
 from tests.doubles.github_pulls import FakeGitHubPulls, patch_of
-from tests.doubles.server import LoopbackServer
 from tests.publish.world import BASE, HEAD, REPO, RIGHT_TITLE, assert_inert, head_fixes, pull_world
 
 LOGINS = frozenset({"curator-bot", "github-actions[bot]"})
 PATCH = patch_of(BASE, HEAD)
-
-
-@pytest.fixture
-def pulls(loopback: LoopbackServer) -> FakeGitHubPulls:
-    """The pulls-and-git double on the loopback server."""
-    return FakeGitHubPulls(loopback)
-
-
-@pytest.fixture
-def api(pulls: FakeGitHubPulls) -> Iterator[GitHubAPI]:
-    with GitHubAPI(pulls.api, "ghp_secret_token_value", sleep=lambda s: None) as client:
-        yield client
 
 
 def fixes() -> tuple[Suggestion, ...]:
@@ -169,10 +155,10 @@ def ours(pulls: FakeGitHubPulls) -> list[dict[str, object]]:
 
 
 def test_posts_one_review_with_every_suggestion(
-    tmp_path: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     _, head = pull_world(tmp_path / "list", pulls)
-    result = post_suggestions(api, REPO, 7, fixes(), LOGINS, head)
+    result = post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
     assert (result.action, result.posted, result.left) == ("posted", 2, 0)
     (review,) = ours(pulls)
     assert review["state"] == "COMMENTED" and review["commit_id"] == head
@@ -188,23 +174,23 @@ def test_posts_one_review_with_every_suggestion(
 
 
 def test_a_second_run_with_the_same_suggestions_posts_nothing(
-    tmp_path: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     _, head = pull_world(tmp_path / "list", pulls)
-    post_suggestions(api, REPO, 7, fixes(), LOGINS, head)
+    post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
     writes = len(pulls.server.received(method="POST"))
-    again = post_suggestions(api, REPO, 7, fixes(), LOGINS, head)
+    again = post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
     assert again.action == "unchanged" and again.posted == 2
     assert len(pulls.server.received(method="POST")) == writes
     assert not pulls.server.received(method="DELETE") and not pulls.server.received(method="PUT")
 
 
 def test_new_suggestions_replace_the_earlier_review_which_is_cut_to_a_line(
-    tmp_path: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     _, head = pull_world(tmp_path / "list", pulls)
-    post_suggestions(api, REPO, 7, fixes(), LOGINS, head)
-    result = post_suggestions(api, REPO, 7, fixes()[:1], LOGINS, head)
+    post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
+    result = post_suggestions(pulls_api, REPO, 7, fixes()[:1], LOGINS, head)
     assert (result.action, result.posted, result.deleted) == ("posted", 1, 2)
     first, second = ours(pulls)
     assert first["body"] == SUPERSEDED and pulls.comments_of(first) == []
@@ -214,39 +200,39 @@ def test_new_suggestions_replace_the_earlier_review_which_is_cut_to_a_line(
 
 
 def test_nothing_left_to_suggest_clears_the_earlier_review(
-    tmp_path: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     _, head = pull_world(tmp_path / "list", pulls)
-    post_suggestions(api, REPO, 7, fixes(), LOGINS, head)
-    result = post_suggestions(api, REPO, 7, (), LOGINS, head)
+    post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
+    result = post_suggestions(pulls_api, REPO, 7, (), LOGINS, head)
     assert result.action == "cleared" and result.posted == 0
     (review,) = ours(pulls)
     assert review["body"] == CLEARED and pulls.review_comments == {}
-    assert post_suggestions(api, REPO, 7, (), LOGINS, head).action == "none"
+    assert post_suggestions(pulls_api, REPO, 7, (), LOGINS, head).action == "none"
 
 
 def test_someone_elses_review_with_our_marker_is_never_touched(
-    tmp_path: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     _, head = pull_world(tmp_path / "list", pulls)
-    post_suggestions(api, REPO, 7, fixes(), LOGINS, head)
+    post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
     for review in pulls.reviews.values():
         review["user"] = pulls.user("attacker")
     for comment in pulls.review_comments.values():
         comment["user"] = pulls.user("attacker")
-    result = post_suggestions(api, REPO, 7, (), LOGINS, head)
+    result = post_suggestions(pulls_api, REPO, 7, (), LOGINS, head)
     assert result.action == "none" and len(pulls.review_comments) == 2
     assert all(r["body"] != CLEARED for r in pulls.reviews.values())
 
 
 def test_a_422_on_one_comment_keeps_the_others(
-    tmp_path: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     """GitHub refuses the whole review for one comment; each is then tried alone in a
     pending review (deleted at once) and the review goes out with those GitHub takes."""
     _, head = pull_world(tmp_path / "list", pulls)
     pulls.refuse_lines = {("README.md", 6)}
-    result = post_suggestions(api, REPO, 7, fixes(), LOGINS, head)
+    result = post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
     assert (result.action, result.posted, result.left) == ("posted", 1, 1)
     (review,) = ours(pulls)
     assert [c["line"] for c in pulls.comments_of(review)] == [5]
@@ -256,19 +242,19 @@ def test_a_422_on_one_comment_keeps_the_others(
 
 
 def test_a_pending_review_left_by_a_crash_is_deleted(
-    tmp_path: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     _, head = pull_world(tmp_path / "list", pulls)
     pulls.refuse_lines = {("README.md", 5), ("README.md", 6)}
-    pending = api.repo(REPO).get_pull(7).create_review(body=MARKER)
-    result = post_suggestions(api, REPO, 7, fixes(), LOGINS, head)
+    pending = pulls_api.repo(REPO).get_pull(7).create_review(body=MARKER)
+    result = post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
     assert result.action == "none" and result.left == 2
     assert pending.id not in pulls.reviews and pulls.reviews == {}
 
 
 def test_a_pull_request_that_moved_on_gets_nothing(
-    tmp_path: Path, pulls: FakeGitHubPulls, api: GitHubAPI
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     pull_world(tmp_path / "list", pulls)
-    result = post_suggestions(api, REPO, 7, fixes(), LOGINS, "0" * 40)
+    result = post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, "0" * 40)
     assert (result.action, result.left) == ("stale", 2) and pulls.reviews == {}

@@ -18,7 +18,6 @@ from curator.publish.review import COMMENT_MARKER, MARKER
 from curator.report import json as json_report
 from curator.report import markdown
 from tests.doubles.github_pulls import FakeGitHubPulls
-from tests.doubles.server import LoopbackServer
 from tests.publish.world import (
     HEAD,
     REPO,
@@ -28,11 +27,6 @@ from tests.publish.world import (
     head_fixes,
     pull_world,
 )
-
-
-@pytest.fixture
-def pulls(loopback: LoopbackServer) -> FakeGitHubPulls:
-    return FakeGitHubPulls(loopback, user_forbidden=True)  # an Actions token
 
 
 def actions(
