@@ -50,7 +50,8 @@ def run_comment(args: argparse.Namespace) -> int:
     if result.review is not None:
         review = result.review
         url = f": {review.url}" if review.url else ""
-        print(f"review {review.action}: {review.posted} suggestions, {review.left} left{url}")
+        many = "s" if review.posted != 1 else ""
+        print(f"review {review.action}: {review.posted} suggestion{many}, {review.left} left{url}")
     if result.review_error:
         said = terminal(result.review_error)
         print(f"curator: warning: no suggestions posted: {said}", file=sys.stderr)

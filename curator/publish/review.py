@@ -4,10 +4,12 @@
 What GitHub allows decides how earlier reviews are cleared: a submitted review cannot be
 deleted (only a pending one), dismissal applies to approvals and change requests only ("Can
 not dismiss a commented pull request review"), but a review's body can be edited and its
-comments deleted. So a run posts nothing when the suggestions on the pull request are already
-the ones it would post; otherwise it posts one COMMENT review with every suggestion, then
-deletes the comments of curator's earlier reviews and cuts their bodies to one line saying
-so. Ours means the marker at the start of the body AND an author of ours (comment.authors).
+comments deleted. So a run whose suggestions are all in one earlier review, still on the
+same lines with the same text, keeps that review: it deletes the comments no longer wanted
+(applied, outdated) and brings the body up to date. Otherwise it posts one COMMENT review
+with every suggestion, then deletes the comments of curator's earlier reviews and cuts their
+bodies to one line saying so. One review holds suggestions at any time. Ours means the marker
+at the start of the body AND an author of ours (comment.authors).
 
 A review is all or nothing: one comment on a line outside the diff is a 422 for the whole
 review. Each suggestion is placed only on lines of the pull request's diff (its files' patches,
@@ -71,8 +73,9 @@ class Placement:
 
 @dataclass(frozen=True)
 class ReviewResult:
-    """What the run did: posted, unchanged, cleared, none or stale (the pull request moved
-    on after the run); how many suggestions the review holds and how many fixes were left."""
+    """What the run did: posted (a new review), updated or unchanged (the earlier review
+    kept), cleared, none, or stale (the pull request moved on after the run); how many
+    suggestions the review holds, how many fixes were left, how many comments deleted."""
 
     action: str
     posted: int = 0
@@ -240,11 +243,9 @@ def post_suggestions(
     submitted = [r for r in reviews if r.state != "PENDING"]
     wanted = [review_comment(fix) for fix in placed.kept]
     body = review_body(placed.kept, placed.left)
-    same = _holding(submitted, comments, wanted)
-    if same is not None:
-        if same.body != body:
-            api.call("PUT review", lambda: same.edit(body))
-        return ReviewResult("unchanged", len(wanted), len(placed.left), same.html_url or "")
+    holder = _holding(submitted, comments, wanted)
+    if holder is not None:
+        return _keep(api, holder, submitted, comments, wanted, body, len(placed.left))
     made, refused = _create(api, pull, repo, head, body, wanted) if wanted else (None, 0)
     changed = _clear(api, submitted, comments, SUPERSEDED if made is not None else CLEARED)
     if made is not None:
@@ -254,6 +255,29 @@ def post_suggestions(
     return ReviewResult(
         action, len(wanted) - refused, len(placed.left) + refused, url, len(comments)
     )
+
+
+def _keep(
+    api: GitHubAPI,
+    holder: Any,
+    reviews: Sequence[Any],
+    comments: Sequence[Any],
+    wanted: Sequence[dict[str, Any]],
+    body: str,
+    left: int,
+) -> ReviewResult:
+    """The earlier review `holder` already holds every wanted suggestion: keep it (its body
+    brought up to date), delete the comments no longer wanted (applied, outdated) and cut
+    any other earlier review to a line. No new review."""
+    want = {_wanted_key(w) for w in wanted}
+    extra = [c for c in comments if _comment_key(c) not in want]
+    others = [r for r in reviews if r.id != holder.id]
+    changed = _clear(api, others, extra, SUPERSEDED)
+    if holder.body != body:
+        api.call("PUT review", lambda: holder.edit(body))
+        changed = True
+    action = "updated" if changed else "unchanged"
+    return ReviewResult(action, len(wanted), left, holder.html_url or "", len(extra))
 
 
 def _ours(api: GitHubAPI, pull: Any, logins: frozenset[str]) -> tuple[list[Any], list[Any]]:
@@ -280,20 +304,27 @@ def _clear(api: GitHubAPI, reviews: Sequence[Any], comments: Sequence[Any], stub
 def _holding(
     reviews: Sequence[Any], comments: Sequence[Any], wanted: Sequence[dict[str, Any]]
 ) -> Any | None:
-    """The earlier review whose comments are exactly the wanted ones, still on the diff."""
-    if not wanted or len(comments) != len(wanted):
+    """The earlier review that holds every wanted suggestion, each still on the diff at the
+    same lines with the same text (as the contributor commits some, the rest stay put)."""
+    if not wanted:
         return None
-    have = sorted(_key(c.path, c.line, c.start_line, c.body) for c in comments)
-    want = sorted(_key(w["path"], w["line"], w.get("start_line"), w["body"]) for w in wanted)
-    holders = {c.pull_request_review_id for c in comments}
-    if have != want or len(holders) != 1:
+    by_key = {_comment_key(c): c for c in comments}
+    found = [by_key.get(_wanted_key(w)) for w in wanted]
+    holders = {c.pull_request_review_id for c in found if c is not None}
+    if None in found or len(holders) != 1:
         return None
     return next((r for r in reviews if r.id in holders), None)
 
 
-def _key(path: str, line: int | None, start: int | None, body: str) -> tuple[str, int, int, str]:
-    """A comparable key of a review comment (an outdated one has no line: never equal)."""
-    return (path, line if line is not None else -1, start or 0, body)
+def _comment_key(comment: Any) -> tuple[str, int, int, str]:
+    """A review comment's place and text (an outdated one has no line: never wanted)."""
+    line = comment.line if comment.line is not None else -1
+    return (comment.path, line, comment.start_line or 0, comment.body)
+
+
+def _wanted_key(item: Mapping[str, Any]) -> tuple[str, int, int, str]:
+    """The same key for a comment about to be posted."""
+    return (item["path"], item["line"], item.get("start_line") or 0, item["body"])
 
 
 def _create(

@@ -189,14 +189,30 @@ def test_new_suggestions_replace_the_earlier_review_which_is_cut_to_a_line(
     tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
     _, head = pull_world(tmp_path / "list", pulls)
-    post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
-    result = post_suggestions(pulls_api, REPO, 7, fixes()[:1], LOGINS, head)
-    assert (result.action, result.posted, result.deleted) == ("posted", 1, 2)
+    post_suggestions(pulls_api, REPO, 7, fixes()[:1], LOGINS, head)
+    result = post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
+    assert (result.action, result.posted, result.deleted) == ("posted", 2, 1)
     first, second = ours(pulls)
     assert first["body"] == SUPERSEDED and pulls.comments_of(first) == []
-    assert len(pulls.comments_of(second)) == 1 and second["body"] != SUPERSEDED
+    assert len(pulls.comments_of(second)) == 2 and second["body"] != SUPERSEDED
     # The reviews that hold suggestions: one, whatever the number of runs.
     assert sum(bool(pulls.comments_of(r)) for r in pulls.reviews_on(REPO, 7)) == 1
+
+
+def test_a_suggestion_no_longer_needed_leaves_the_review_with_the_rest(
+    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
+) -> None:
+    """As the contributor commits suggestions one by one, the review stays; the applied
+    (or outdated) comment goes and the body is brought up to date: no new review."""
+    _, head = pull_world(tmp_path / "list", pulls)
+    first = post_suggestions(pulls_api, REPO, 7, fixes(), LOGINS, head)
+    result = post_suggestions(pulls_api, REPO, 7, fixes()[1:], LOGINS, head)
+    assert (result.action, result.posted, result.deleted) == ("updated", 1, 1)
+    (review,) = ours(pulls)
+    assert result.url == first.url == review["html_url"]
+    assert [c["line"] for c in pulls.comments_of(review)] == [6]
+    assert "**curator: 1 one-click suggestion**" in review["body"]
+    assert len(pulls.server.received(f"/repos/{REPO}/pulls/7/reviews", method="POST")) == 1
 
 
 def test_nothing_left_to_suggest_clears_the_earlier_review(
