@@ -87,7 +87,8 @@ def run_check(args: argparse.Namespace) -> int:
     from curator.fix.suggest import suggestions
 
     planned = bridge.plan(options)
-    _write_json(planned.report, options.output, suggestions(planned.files, planned.unsafe))
+    fixes = None if planned.files is None else suggestions(planned.files, planned.unsafe)
+    _write_json(planned.report, options.output, fixes)
     return exit_status(planned.report, options.fail_on)
 
 

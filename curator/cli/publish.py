@@ -105,7 +105,9 @@ def run_audit(args: argparse.Namespace) -> int:
     result = audit_from_env(args.repo, report, os.environ, args.label)
     where = f" #{result.number}" if result.number else ""
     print(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}")
-    if args.fix:
+    if args.fix and planned.files is None:
+        print("fix pull request skipped: no fixes were planned", file=sys.stderr)
+    elif args.fix:
         _fix_pr(args.repo, planned.files, args.fix_branch)
     return exit_status(report, args.fail_on or "never")
 

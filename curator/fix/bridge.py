@@ -4,8 +4,9 @@
 report of the run, and its plan: safe file fixes and the unsafe ones). The planner is
 `curator.fix.run.prepare` (the pipeline, the arXiv title search for wrong IDs, safe reading,
 the pure plan); this module is the only place publishing reaches it, so the two halves of the
-fix feature meet here and nowhere else. A build without the planner checks as `check` does
-and says, in the report's notes, that it planned no fixes.
+fix feature meet here and nowhere else. A build without the planner checks as `check` does,
+plans nothing (`files` is None: no plan, which is not an empty one) and says so in the
+report's notes: no review is touched and no fix pull request is closed for want of a plan.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ NO_PLANNER = "no fixes planned: this curator has no fix planner (curator/fix/run
 
 @dataclass(frozen=True)
 class Planned:
-    """A run's report and its plan: the fixes safe to apply, and those curator would only
-    apply with `--unsafe` (which a review may still suggest, marked as such)."""
+    """A run's report and its plan: the fixes safe to apply (None when nothing was planned),
+    and those curator would only apply with `--unsafe` (a review may still suggest them,
+    marked as such)."""
 
     report: Report
-    files: tuple[FileFix, ...]
+    files: tuple[FileFix, ...] | None
     unsafe: tuple[FileFix, ...] = ()
 
 
@@ -41,6 +43,6 @@ def plan(options: Any) -> Planned:
         from curator import pipeline
 
         report = pipeline.check(options)
-        return Planned(replace(report, notes=(*report.notes, NO_PLANNER)), ())
+        return Planned(replace(report, notes=(*report.notes, NO_PLANNER)), None)
     prepared = planner.prepare(options)
     return Planned(prepared.report, tuple(prepared.plan.files), tuple(prepared.plan.unsafe))
