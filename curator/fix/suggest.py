@@ -7,7 +7,7 @@ what they become (`new`); a fix only changes values inside lines, so both have a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,18 +52,28 @@ class Suggestion:
 
 
 def suggestions(files: Iterable[FileFix], unsafe: Iterable[FileFix] = ()) -> tuple[Suggestion, ...]:
-    """The whole-line changes of `files` (safe) then `unsafe`, each that changes something and
-    fits the limits, at most MAX_FIXES."""
-    found = [*_of(files, safe=True), *_of(unsafe, safe=False)]
+    """The whole-line changes of the safe fixes `files` and the `unsafe` ones together (a
+    line with both is one suggestion, marked unsafe), in file and line order, each that
+    changes something and fits the limits; at most MAX_FIXES."""
+    risky = {edit for fix in unsafe for edit in fix.edits}
+    found = (
+        _suggestion(fix.file, change, safe=not risky.intersection(change.edits))
+        for fix in _merged([*files, *unsafe])
+        for change in fix.line_changes()
+        if change.text != change.old
+    )
     return tuple(s for s in found if fits(s))[:MAX_FIXES]
 
 
-def _of(files: Iterable[FileFix], *, safe: bool) -> Iterator[Suggestion]:
-    """One suggestion per line change of each file."""
+def _merged(files: Iterable[FileFix]) -> list[FileFix]:
+    """One FileFix per file with every edit of that file (the fixes of one file share the
+    text they were made on)."""
+    merged: dict[str, FileFix] = {}
     for fix in files:
-        for change in fix.line_changes():
-            if change.text != change.old:
-                yield _suggestion(fix.file, change, safe)
+        have = merged.get(fix.file)
+        edits = (*have.edits, *fix.edits) if have else fix.edits
+        merged[fix.file] = FileFix(fix.file, fix.before, edits)
+    return [merged[name] for name in sorted(merged)]
 
 
 def _suggestion(file: str, change: LineChange, safe: bool) -> Suggestion:
