@@ -102,7 +102,7 @@ _ABBREVIATIONS = {
     "lm": ("language", "model"),
     "lms": ("language", "models"),
 }
-_ROMAN = frozenset("ii iii iv vi vii viii ix xi xii".split())
+_ROMAN = frozenset(["ii", "iii", "iv", "vi", "vii", "viii", "ix", "xi", "xii"])
 #: Fewest words a title needs for a word-level comparison to mean anything.
 MIN_WORDS = 4
 #: Least share of words in the same order (2·same / (|a| + |b|)) of a retitled paper.
