@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from curator import heap, progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
+from curator.checks.link_forms import link_forms
 from curator.deferred import DeferredCheck, DeferredResolver, ResolverClass
 from curator.errors import InputError
 from curator.model import Entry, EntryResult, Finding, Kind, Report, Service
@@ -329,6 +330,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     offline = [
         f for f in (*loaded.findings, *duplicates(loaded.entries, ctx)) if selection.keeps(f)
     ]
+    offline += link_forms(chosen, ctx)
     resolved = resolve(chosen, options, rules, cache)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
     results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache)
