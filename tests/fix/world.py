@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import shutil
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ import pytest
 
 from curator.cli.app import main
 from curator.model import Entry, Kind
-from curator.normalize import github_subject
+from curator.normalize import github_repo
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github import GithubDouble
 from tests.doubles.server import LoopbackServer
@@ -29,8 +28,6 @@ from tests.doubles.web import WebDouble
 
 TOKEN = "ghp_fix_token"
 PUSHED = (datetime.now(UTC) - timedelta(days=10)).strftime("%Y-%m-%dT%H:%M:%SZ")
-_ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf|html)/|arXiv:\s*)(\d{4}\.\d{4,5})", re.IGNORECASE)
-_REPO = re.compile(r"https?://(?:www\.)?github\.com/[A-Za-z0-9-]+/[A-Za-z0-9_.-]+")
 #: Only loopback links are checked; every other host is the internet, never reached.
 LINK_RULES = """\
 ignore:
@@ -96,12 +93,14 @@ def make_world(
     server: LoopbackServer, tmp: Path, monkeypatch: pytest.MonkeyPatch, source: Path | str,
     name: str = "README.md",
 ) -> World:  # fmt: skip
-    """A tree holding a copy of `source` (a path, or the text itself) under `name`, doubles
-    seeded from the text, the environment pointing curator at them, the tree as working
+    """A tree holding a copy of `source` (a file, a folder, or the text itself) under
+    `name`, doubles to seed, the environment pointing curator at them, the tree as working
     folder."""
     file = tmp / name
     file.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(source, Path):
+    if isinstance(source, Path) and source.is_dir():
+        shutil.copytree(source, file)
+    elif isinstance(source, Path):
         shutil.copyfile(source, file)
     else:
         file.write_bytes(source.encode("utf-8"))
@@ -127,15 +126,18 @@ def make_world(
 
 
 def seed(world: World, entries: tuple[Entry, ...]) -> None:
-    """Every linked paper as the list states it, every linked repository, found."""
-    text = world.text()
+    """Every paper the entries link as the list states it, every repository, found."""
     stated = {e.subject: e for e in entries if e.kind is Kind.PAPER}
-    for base in sorted(set(_ARXIV.findall(text))):
-        entry = stated.get(f"arxiv:{base}")
+    linked = {lk.subject: lk.url for e in entries for lk in e.links}
+    for subject in sorted(s for s in linked if s.startswith("arxiv:")):
+        base = subject.removeprefix("arxiv:")
+        entry = stated.get(subject)
         title = entry.title if entry is not None and entry.title else f"A Linked Paper {base}"
         world.paper(base, title, published(entry.date if entry else "", base))
-    for subject in sorted({s for s in map(github_subject, _REPO.findall(text)) if s}):
-        world.github.add(subject.removeprefix("github:"), license="MIT", pushed_at=PUSHED)
+    for subject in sorted(s for s in linked if s.startswith("github:")):
+        repo = github_repo(linked[subject])
+        name = f"{repo[0]}/{repo[1]}" if repo else subject.removeprefix("github:")
+        world.github.add(name, license="MIT", pushed_at=PUSHED)
 
 
 def published(date: str, base: str, months_later: int = 0) -> str:
