@@ -70,3 +70,13 @@ def tree_root(cwd: str) -> Path:
         return Path(cwd).resolve()
     top = out.stdout.strip() if out.returncode == 0 else ""
     return Path(top or cwd).resolve()
+
+
+def refuse_links_below(path: Path, root: Path | None) -> None:
+    """InputError when `path`, or a folder between it and `root`, is a symbolic link: a
+    committed link would make a write land outside the repository. Before any write."""
+    for place in [path, *path.parents]:
+        if root is not None and place == root:
+            break
+        if place.is_symlink():
+            raise InputError("refusing to write through a symbolic link", place.as_posix())

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from curator.checks.bilingual import pair_translations
 from curator.context import CheckContext
-from curator.errors import InputError
 from curator.model import Entry, Finding, Kind
 from curator.sources.document import DocumentSource
+from curator.sources.text import refuse_links_below
 from curator.tools.catalog_yaml import (
     catalog_file,
     item_lines,
@@ -133,11 +133,7 @@ def unique(name: str, taken: set[str], counts: dict[str, int] | None = None) -> 
 def write(path: Path, text: str, root: Path | None = None) -> Path:
     """Write UTF-8 text, creating folders; never through a symlink below `root` (a committed
     link in the catalogue folder would make the import write outside the repository)."""
-    for place in [path, *path.parents]:
-        if root is not None and place == root:
-            break
-        if place.is_symlink():
-            raise InputError("refusing to write through a symbolic link", place.as_posix())
+    refuse_links_below(path, root)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
