@@ -83,13 +83,13 @@ def run_check(args: argparse.Namespace) -> int:
         return exit_status(report, options.fail_on)
     if Format(options.format) is not Format.JSON:
         raise UsageError("--suggest adds `fixes` to the JSON report: give --format json")
-    from curator.fix import bridge
+    from curator.fix.run import prepare
     from curator.fix.suggest import suggestions
 
-    planned = bridge.plan(options)
-    fixes = None if planned.files is None else suggestions(planned.files, planned.unsafe)
-    _write_json(planned.report, options.output, fixes)
-    return exit_status(planned.report, options.fail_on)
+    prepared = prepare(options)
+    fixes = suggestions(prepared.plan.files, prepared.plan.unsafe)
+    _write_json(prepared.report, options.output, fixes)
+    return exit_status(prepared.report, options.fail_on)
 
 
 def emit(report: Report, fmt: str, output: str) -> None:

@@ -6,10 +6,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.cli.check import FAIL_ON_CHOICES, FORMAT_CHOICES, add_check_options
 from curator.model import FailOn
+
+if TYPE_CHECKING:
+    from curator.fix.model import FileFix
+    from curator.model import Report
 
 
 def add_comment(sub: Any) -> None:
@@ -91,13 +95,14 @@ def run_audit(args: argparse.Namespace) -> int:
     from curator.report import json as json_report
 
     options = options_from(args)
+    files: tuple[FileFix, ...] = ()
     if args.fix:
-        from curator.fix import bridge
+        from curator.fix.run import prepare
         from curator.publish.fixpr import check_branch
 
         check_branch(args.fix_branch)
-        planned = bridge.plan(options)
-        report = planned.report
+        prepared = prepare(options)
+        report, files = prepared.report, prepared.plan.files  # the safe fixes only
     else:
         report = pipeline.check(options)
     if args.output:
@@ -105,19 +110,28 @@ def run_audit(args: argparse.Namespace) -> int:
     result = audit_from_env(args.repo, report, os.environ, args.label)
     where = f" #{result.number}" if result.number else ""
     print(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}")
-    if args.fix and planned.files is None:
-        print("fix pull request skipped: no fixes were planned", file=sys.stderr)
-    elif args.fix:
-        _fix_pr(args.repo, planned.files, args.fix_branch)
+    if args.fix:
+        _fix_pr(args.repo, files, args.fix_branch, verified_all(report, options))
     return exit_status(report, args.fail_on or "never")
 
 
-def _fix_pr(repo: str, files: Any, branch: str) -> None:
-    """Open, update or close the fix pull request; print what happened."""
+def verified_all(report: Report, options: Any) -> bool:
+    """Whether the audit asked every service a fix can come from and heard back from each:
+    only then do fewer fixes mean the list got better."""
+    from curator.codes import UNVERIFIED
+    from curator.model import Service
+
+    asked = not any(options.skips(s) for s in (Service.ARXIV, Service.GITHUB, Service.WEB))
+    outage = any(f.code in UNVERIFIED and not f.code.startswith("scope-") for f in report.findings)
+    return asked and not outage
+
+
+def _fix_pr(repo: str, files: tuple[FileFix, ...], branch: str, complete: bool) -> None:
+    """Open, update, keep or close the fix pull request; print what happened."""
     from curator.publish.fixpr import fixpr_from_env
     from curator.report.sanitize import terminal
 
-    fixed = fixpr_from_env(repo, files, os.environ, branch)
+    fixed = fixpr_from_env(repo, files, os.environ, branch, complete=complete)
     where = f" #{fixed.number}" if fixed.number else ""
     url = f": {fixed.url}" if fixed.url else ""
     print(f"fix pull request {fixed.action}{where} ({fixed.fixes} fixes){url}")

@@ -53,8 +53,8 @@ _WRITABLE = ("100644", "100755")
 @dataclass(frozen=True)
 class FixPRResult:
     """What happened to the fix pull request: opened, updated, unchanged, closed, declined (a
-    maintainer closed it for these fixes) or none; the files and fixes it holds; the files
-    left out and why."""
+    maintainer closed it for these fixes), kept (the audit could not verify everything) or
+    none; the files and fixes it holds; the files left out and why."""
 
     action: str
     number: int | None = None
@@ -210,8 +210,12 @@ def run_fix_pr(
     files: Sequence[FileFix],
     ctx: RenderContext,
     branch: str = DEFAULT_BRANCH,
+    *,
+    complete: bool = True,
 ) -> FixPRResult:
-    """Open, update or close the one fix pull request for these fixes."""
+    """Open, update or close the one fix pull request for these fixes. When the audit could
+    not verify everything (`complete` False: an outage, a skipped service), fewer fixes prove
+    nothing: an open fix pull request is kept as it is (one may still be opened)."""
     check_repo(repo)
     check_branch(branch)
     remote = api.repo(repo)
@@ -224,6 +228,8 @@ def run_fix_pr(
     for extra in open_[1:]:
         api.call("PATCH pull", partial(extra.edit, state="closed"))
     current = open_[0] if open_ else None
+    if current is not None and not complete:
+        return FixPRResult("kept", current.number, current.html_url or "")
     base = api.call("GET ref", lambda: remote.get_git_ref(f"heads/{default}").object.sha)
     commit = api.call("GET commit", lambda: remote.get_git_commit(base))
     tree = api.call("GET tree", lambda: remote.get_git_tree(commit.tree.sha, recursive=True))
@@ -341,12 +347,17 @@ def _close(
 
 
 def fixpr_from_env(
-    repo: str, files: Sequence[FileFix], env: Mapping[str, str], branch: str = DEFAULT_BRANCH
+    repo: str,
+    files: Sequence[FileFix],
+    env: Mapping[str, str],
+    branch: str = DEFAULT_BRANCH,
+    *,
+    complete: bool = True,
 ) -> FixPRResult:
     """`curator audit --fix` after the audit: the fix pull request, and the step output
     `fix-url`."""
     ctx = replace(context.from_env(env, title="curator audit"), repository=repo)
     with api_from_env(env) as api:
-        result = run_fix_pr(api, repo, files, ctx, branch)
+        result = run_fix_pr(api, repo, files, ctx, branch, complete=complete)
     write_output("fix-url", result.url, env.get("GITHUB_OUTPUT") or None)
     return result

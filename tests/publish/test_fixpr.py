@@ -185,3 +185,14 @@ def test_the_body_is_inert_and_fits() -> None:
     assert len(body) <= 65_536 and body.startswith(MARKER)
     assert_inert(body)
     assert "more |" in body
+
+
+def test_an_incomplete_audit_keeps_the_open_pull_request(
+    folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
+) -> None:
+    opened = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
+    kept = run_fix_pr(pulls_api, REPO, [], CTX, complete=False)
+    assert (kept.action, kept.number) == ("kept", opened.number)
+    assert [p["state"] for p in fix_prs(pulls)] == ["open"]
+    assert pulls.branch(REPO, BRANCH) is not None
+    assert run_fix_pr(pulls_api, REPO, [], CTX).action == "closed"

@@ -2,7 +2,7 @@
 a same-repo pull request gets one review of one-click suggestions, a fork's through the
 workflow_run path, and the nightly audit with `fix: true` keeps one fix pull request, closed
 once the list is clean; the default branch is never written. Against the loopback arXiv and
-pulls doubles; the plan is the real planner's (curator/fix/run.py)."""
+pulls doubles; the plan is curator fix's own (curator/fix/run.py)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,6 @@ from tests.doubles.github_pulls import FakeGitHubPulls
 from tests.doubles.server import LoopbackServer
 from tests.workflows.runner import Runner
 from tests.workflows.test_action_run import FORK, PAPERS, REPO, SHA, git, readme
-
-pytest.importorskip("curator.fix.run", reason="the fix planner (branch fix-core) is not here")
 
 ADDED = "2305.10250"
 #: The pull request's paper has its date off by four months: one safe fix.
