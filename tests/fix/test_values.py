@@ -224,3 +224,18 @@ def test_a_value_outside_the_entrys_own_lines_is_never_touched() -> None:
     edits = edits_for(doc, want, entries[0], finding("arxiv-date-mismatch", "2023-06"))
     assert edits is not None and apply(text, edits).startswith("- [2023-06] **A")
     assert apply(text, edits).endswith("\n\n2023-05 x\n")
+
+
+def test_only_the_words_that_change_are_rewritten() -> None:
+    text = (
+        "<table><tr><td><b>Memory &#38; Reasoning&nbsp;for LLM Agents: A Systen</b></td>"
+        '<td><a href="https://arxiv.org/abs/2401.00001">arXiv</a></td></tr></table>\n'
+    )
+    entries = read_entries("README.md", text)
+    assert entries is not None and entries[0].title == "Memory & Reasoning for LLM Agents: A Systen"
+    wrong = Finding("arxiv-title-mismatch", Severity.ERROR, entries[0].subject, entries[0].source,
+                    "m", "", "Memory & Reasoning for LLM Agents: A System")  # fmt: skip
+    plan = plan_fixes(Report((EntryResult(entries[0]),), (wrong,)), {"README.md": text})
+    (edit,) = plan.files[0].edits
+    assert (edit.old, edit.new) == ("n", "m")
+    assert plan.files[0].after == text.replace("Systen", "System")
