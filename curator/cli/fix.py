@@ -54,7 +54,7 @@ def run_fix(args: argparse.Namespace) -> int:
     if args.diff:
         sys.stdout.write(output.diff(fixes))
     else:
-        write_fixes(fixes)
+        write_fixes(fixes, options.paths)
         lines = [*output.file_lines(fixes), *lines]
     lines += [*output.waiting(plan, args.unsafe), output.summary(plan, args.unsafe, args.diff)]
     print("\n".join(lines), file=sys.stderr if args.diff else sys.stdout)

@@ -86,11 +86,21 @@ def edits_for(doc: DocText, want: Want, entry: Entry, finding: Finding) -> list[
 _SPACE = r"(?:\s|&nbsp;|&#160;|&#x[aA]0;)+"
 
 
-def title_pattern(title: str) -> re.Pattern[str]:
+def title_pattern(title: str, changed: tuple[str, str, str] | None = None) -> re.Pattern[str]:
     """The title as it may be written: any spacing, and every other character as itself,
-    backslash-escaped, or an HTML entity (named, decimal or hexadecimal)."""
+    backslash-escaped, or an HTML entity (named, decimal or hexadecimal). With `changed`
+    (the title split into what stays before, what changes, what stays after), the part that
+    changes is the pattern's group 1."""
+    before, middle, after = changed or ("", title, "")
+    head = r"(?<![\w])" if title[:1].isalnum() else ""
+    tail = r"(?![\w])" if title[-1:].isalnum() else ""
+    return re.compile(head + _spelled(before) + f"({_spelled(middle)})" + _spelled(after) + tail)
+
+
+def _spelled(text: str) -> str:
+    """A pattern for `text` as it may be written (see `title_pattern`)."""
     parts: list[str] = []
-    for ch in title:
+    for ch in text:
         if ch.isspace():
             parts.append(_SPACE)
         elif ch.isalnum():
@@ -102,24 +112,39 @@ def title_pattern(title: str) -> re.Pattern[str]:
             if ord(ch) in codepoint2name:
                 forms.append(f"&{codepoint2name[ord(ch)]};")
             parts.append("(?:" + "|".join(forms) + ")")
-    head = r"(?<![\w])" if title[:1].isalnum() else ""
-    tail = r"(?![\w])" if title[-1:].isalnum() else ""
-    return re.compile(head + "".join(parts) + tail)
+    return "".join(parts)
+
+
+def split_words(old: str, new: str) -> tuple[str, str, str, str]:
+    """The words two titles share at the start and at the end, and what differs between:
+    (before, old middle, new middle, after); each word keeps the space after it."""
+    a, b = re.findall(r"\S+\s*", old), re.findall(r"\S+\s*", new)
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < min(len(a), len(b)) - i and a[len(a) - 1 - j] == b[len(b) - 1 - j]:
+        j += 1
+    before, after = "".join(a[:i]), "".join(a[len(a) - j :])
+    return before, "".join(a[i : len(a) - j]), "".join(b[i : len(b) - j]), after
 
 
 def _title(
     doc: DocText, start: int, end: int, old: str, new: str, finding: Finding
 ) -> list[Edit] | None:
-    """One edit of the title's characters; None unless the title stands exactly once on one
-    line of the entry (a wrapped title would move every later line)."""
+    """One edit of the title's characters that change (the words it keeps stay as written,
+    entities and escapes included); None unless the title stands exactly once on one line of
+    the entry (a wrapped title would move every later line)."""
     if not old:
         return None
-    found = list(title_pattern(old).finditer(doc.text, start, end))
+    before, gone, came, after = split_words(old, new)
+    found = list(title_pattern(old, (before, gone, after)).finditer(doc.text, start, end))
     if len(found) != 1 or "\n" in found[0].group(0):
         return None
     m = found[0]
-    text = escape_text(new, doc.in_html(m.start()), _at_line_start(doc.text, m.start()))
-    return [Edit(doc.file, m.start(), m.end(), m.group(0), text, finding)]
+    at_start = not before and _at_line_start(doc.text, m.start(1))
+    text = escape_text(came, doc.in_html(m.start()), at_start)
+    return [Edit(doc.file, m.start(1), m.end(1), m.group(1), text, finding)]
 
 
 # Characters Markdown may read as syntax inside a line: escaped with a backslash.

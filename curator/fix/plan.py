@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from curator.fix import doc_edits, yaml_edits
-from curator.fix.model import Edit, FileFix, apply
+from curator.fix.model import Edit, FileFix, apply, narrowed
 from curator.fix.values import Want, want_of
 from curator.fix.verify import is_catalogue, read_entries, reads_as_expected
 from curator.model import Entry, Finding, Report
@@ -141,7 +141,8 @@ def _locate(
         edits = yaml_edits.edits_for(reader, want, entry, finding)
     else:
         edits = doc_edits.edits_for(reader, want, entry, finding)
-    return _Located(finding, entry, want, tuple(edits)) if edits else None
+    changes = tuple(narrowed(e) for e in edits or () if e.old != e.new)
+    return _Located(finding, entry, want, changes) if changes else None
 
 
 def _entry_of(finding: Finding, places: Mapping[tuple[str, int], list[Entry]]) -> Entry | None:

@@ -23,9 +23,16 @@ from curator.fix.model import FileFix
 from curator.sources.text import read_text, refuse_links_below, tree_root
 
 
-def write_fixes(fixes: Sequence[FileFix]) -> list[str]:
-    """Write every fix (each file checked first: see the module docstring); the files written."""
+def write_fixes(fixes: Sequence[FileFix], given: Sequence[str] = ()) -> list[str]:
+    """Write every fix (each file checked first: see the module docstring); the files written.
+
+    `given` are the paths the run was asked to check: a file read through a link among them
+    (the readers name it by its target) is refused too."""
     root = tree_root(str(Path.cwd()))
+    linked = linked_files(given, root)
+    for fix in fixes:
+        if fix.file in linked:
+            raise InputError("refusing to write through a symbolic link", linked[fix.file])
     places = [(fix, checked_path(fix, root)) for fix in fixes]
     written: list[str] = []
     for fix, path in places:
@@ -33,6 +40,25 @@ def write_fixes(fixes: Sequence[FileFix]) -> list[str]:
             replace_text(path, fix)
             written.append(fix.file)
     return written
+
+
+def linked_files(given: Sequence[str], root: Path) -> dict[str, str]:
+    """The files the readers reach through a symbolic link below `root` (a given path, a
+    folder on its way, or a file of a catalogue folder), by the name the readers give them
+    (their target's), with the path as given."""
+    from curator.sources.yaml_catalog import catalog_files, display_path
+
+    out: dict[str, str] = {}
+    for raw in given:
+        path = Path(raw)
+        files = catalog_files(path) if path.is_dir() else [path]
+        for file in files:
+            plain = Path(os.path.normpath(file.absolute()))
+            try:
+                refuse_links_below(plain, root)
+            except InputError:
+                out[display_path(file)] = file.as_posix()
+    return out
 
 
 def checked_path(fix: FileFix, root: Path) -> Path:
