@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +18,19 @@ from curator.model import Report
 from curator.publish.review import COMMENT_MARKER, MARKER
 from curator.report import json as json_report
 from curator.report import markdown
+from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github_pulls import FakeGitHubPulls
+from tests.doubles.server import LoopbackServer
 from tests.publish.world import (
     HEAD,
     REPO,
     RIGHT_TITLE,
     assert_inert,
+    commit,
     finding,
+    git,
     head_fixes,
+    list_repo,
     pull_world,
 )
 
@@ -252,3 +258,65 @@ def test_a_fix_whose_old_lines_are_not_the_heads_is_dropped(
     (review,) = ours(pulls)
     assert [c["line"] for c in pulls.comments_of(review)] == [6]
     assert "1 more fix could not be placed" in sticky(pulls)
+
+
+# -- check --suggest, then comment: the plan is curator fix's own ---------------------------
+HOSTILE_LINE = (
+    "- [2023/01] **MemoryBank: Enhancing Large Language Models with Long-Term Memory.** "
+    "[[paper](https://arxiv.org/abs/2305.10250)] ```` @org/team <img src=x> "
+    "[x](javascript:alert(1)) </details>\n"
+)
+
+
+@pytest.fixture
+def arxiv_server() -> Iterator[LoopbackServer]:
+    """A loopback server of its own for the arXiv double (the GitHub double takes every
+    path of the shared one)."""
+    with LoopbackServer() as server:
+        yield server
+
+
+def test_a_pull_request_line_full_of_markup_is_suggested_inside_a_longer_fence(
+    tmp_path: Path,
+    pulls: FakeGitHubPulls,
+    monkeypatch: pytest.MonkeyPatch,
+    arxiv_server: LoopbackServer,
+) -> None:
+    """The date of an entry whose line a contributor filled with fences, a team mention,
+    HTML and a javascript link: the suggestion holds that line with the date fixed, in a
+    fence longer than its backtick run; outside the block nothing pings, links or renders."""
+    arxiv = ArxivDouble({ADDED_ID: Paper(ADDED_ID, RIGHT_TITLE, published="2023-05-17T12:00:00Z")})
+    folder = tmp_path / "list"
+    base, _ = list_repo(folder, base="# Awesome\n\n", head=None)
+    git(folder, "checkout", "-q", "-b", "add-entry")
+    head = commit(folder, {"README.md": "# Awesome\n\n" + HOSTILE_LINE}, "add MemoryBank")
+    pulls.load_git(REPO, folder)
+    pulls.add_pull(REPO, 7, head, True, base_sha=base)
+    actions(tmp_path, pulls, monkeypatch, {"workflow_run": {"head_sha": head}})
+    monkeypatch.setenv("CURATOR_ARXIV_API_URL", arxiv.install(arxiv_server))
+    monkeypatch.setenv("CURATOR_ARXIV_DELAY", "0")
+    monkeypatch.chdir(folder)
+    report = tmp_path / "report.json"
+    check = [
+        "check",
+        "README.md",
+        "--changed-since",
+        base,
+        "--skip",
+        "github,web,scope",
+        "--suggest",
+        "--format",
+        "json",
+        "--output",
+        str(report),
+    ]
+    assert main(check) == 0  # a date is a warning
+    (fix,) = json.loads(report.read_text(encoding="utf-8"))["fixes"]
+    assert fix["codes"] == ["arxiv-date-mismatch"] and fix["first"] == fix["last"] == 3
+    assert main(["comment", "--repo", REPO, "--head-sha", head, "--body-file", str(report)]) == 0
+    (review,) = ours(pulls)
+    (comment,) = pulls.comments_of(review)
+    assert f"`````suggestion\n{fix['new'].rstrip()}\n`````" in comment["body"]
+    assert "[2023/05]" in fix["new"] and "@org/team" in fix["new"]
+    assert_inert(comment["body"].split("`````suggestion")[0])
+    assert_inert(sticky(pulls))
