@@ -261,6 +261,7 @@ def test_a_fix_whose_old_lines_are_not_the_heads_is_dropped(
 
 
 # -- check --suggest, then comment: the plan is curator fix's own ---------------------------
+ADDED_ID = "2305.10250"
 HOSTILE_LINE = (
     "- [2023/01] **MemoryBank: Enhancing Large Language Models with Long-Term Memory.** "
     "[[paper](https://arxiv.org/abs/2305.10250)] ```` @org/team <img src=x> "
