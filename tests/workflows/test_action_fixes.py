@@ -20,8 +20,7 @@ from curator.report import markdown
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github_pulls import FakeGitHubPulls
 from tests.doubles.server import LoopbackServer
-from tests.workflows.runner import Runner
-from tests.workflows.test_action_run import FORK, PAPERS, REPO, SHA, git, readme
+from tests.workflows.test_action_run import FORK, PAPERS, REPO, SHA, git, readme, runner_for
 
 ADDED = "2305.10250"
 #: The pull request's paper has its date off by four months: one safe fix.
@@ -58,14 +57,7 @@ def world(tmp_path: Path, loopback: LoopbackServer) -> Iterator[dict[str, Any]]:
         faulty = readme(titles).replace(f">{RIGHT_DATE}<", f">{WRONG_DATE}<")
         head = commit_readme(repo, faulty, "add MemoryBank")
         github.load_git(REPO, repo)
-        env = {
-            "GITHUB_API_URL": github.api,
-            "GITHUB_GRAPHQL_URL": github.api + "/graphql",
-            "CURATOR_ARXIV_API_URL": arxiv_url,
-            "CURATOR_ARXIV_DELAY": "0",
-            "HOME": str(tmp_path),
-        }
-        runner = Runner(repo, tmp_path / "store", REPO, env)
+        runner = runner_for(repo, github, arxiv_url, tmp_path)
         yield {"repo": repo, "base": base, "head": head, "github": github, "runner": runner}
 
 
