@@ -55,10 +55,11 @@ def run_comment(args: argparse.Namespace) -> int:
         review = result.review
         url = f": {review.url}" if review.url else ""
         many = "s" if review.posted != 1 else ""
-        print(f"review {review.action}: {review.posted} suggestion{many}, {review.left} left{url}")
+        said = f"review {review.action}: {review.posted} suggestion{many}, {review.left} left{url}"
+        print(terminal(said))  # the URL is GitHub's answer
     if result.review_error:
-        said = terminal(result.review_error)
-        print(f"curator: warning: no suggestions posted: {said}", file=sys.stderr)
+        error = terminal(result.review_error)
+        print(f"curator: warning: no suggestions posted: {error}", file=sys.stderr)
     deleted = f", deleted duplicates {list(result.deleted)}" if result.deleted else ""
     print(f"comment {result.action}{': ' + result.url if result.url else ''}{deleted}")
     return 0
@@ -134,7 +135,7 @@ def _fix_pr(repo: str, files: tuple[FileFix, ...], branch: str, complete: bool) 
     fixed = fixpr_from_env(repo, files, os.environ, branch, complete=complete)
     where = f" #{fixed.number}" if fixed.number else ""
     url = f": {fixed.url}" if fixed.url else ""
-    print(f"fix pull request {fixed.action}{where} ({fixed.fixes} fixes){url}")
+    print(terminal(f"fix pull request {fixed.action}{where} ({fixed.fixes} fixes){url}"))
     for reason in fixed.left:
         print(f"fix left out: {terminal(reason)}")
 

@@ -100,7 +100,7 @@ SCHEMA: dict[str, Any] = {
                 "type": "object",
                 "required": ["code", "severity", "subject", "source", "message"],
                 "properties": {
-                    "code": _CODE,
+                    "code": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,63}$"},
                     "severity": {"enum": [s.value for s in Severity]},
                     "subject": _TEXT,
                     "source": _SOURCE,
