@@ -70,12 +70,13 @@ def plan_fixes(
 ) -> FixPlan:
     """The plan for `report`'s findings over `texts` (file as the report names it -> its
     text as read: `sources.text.read_text`). `only` limits it to some codes; `entries` are
-    every entry read from the files (default: the report's; in pull-request mode the report
-    holds only the chosen ones, and an entry's own text ends where the next one starts)."""
+    every entry the check read from those texts (`prepare` gives them: an entry's own text
+    ends where the next one starts, and in pull-request mode the report holds only the
+    chosen ones). Without them each file is read once more here."""
     chosen = [r.entry for r in report.entries]
-    every = list(entries) if entries is not None else chosen
+    befores = {file: _read_before(file, text, entries) for file, text in texts.items()}
     places = _by_place(chosen)
-    readers = _readers(texts, every)
+    readers = _readers(texts, befores)
     located: dict[str, list[_Located]] = defaultdict(list)
     left: list[Finding] = []
     for finding in report.findings:
@@ -88,7 +89,8 @@ def plan_fixes(
     unsafe: list[FileFix] = []
     for file in sorted(located):
         text = texts[file]
-        safe, risky = _settle(file, text, located[file])
+        before = befores[file]
+        safe, risky = _settle(file, text, before, located[file]) if before else ([], [])
         if safe:
             files.append(FileFix(file, text, _in_order(e for got in safe for e in got.edits)))
         if risky:
@@ -97,6 +99,14 @@ def plan_fixes(
         left.extend(got.finding for got in located[file] if id(got.finding) not in kept)
     order = {id(f): i for i, f in enumerate(report.findings)}
     return FixPlan(tuple(files), tuple(unsafe), tuple(sorted(left, key=lambda f: order[id(f)])))
+
+
+def _read_before(file: str, text: str, entries: Sequence[Entry] | None) -> list[Entry]:
+    """The file's entries before any edit, in line order: those given (every entry the check
+    read), else the file read here (a report may hold only some of them)."""
+    if entries is None:
+        return read_entries(file, text) or []
+    return sorted((e for e in entries if e.source.file == file), key=lambda e: e.source.line)
 
 
 def _by_place(entries: Iterable[Entry]) -> dict[tuple[str, int], list[Entry]]:
@@ -110,15 +120,12 @@ def _by_place(entries: Iterable[Entry]) -> dict[tuple[str, int], list[Entry]]:
 Reader = doc_edits.DocText | yaml_edits.CatalogText
 
 
-def _readers(texts: Mapping[str, str], entries: Sequence[Entry]) -> dict[str, Reader]:
+def _readers(texts: Mapping[str, str], befores: Mapping[str, list[Entry]]) -> dict[str, Reader]:
     """A locator per file: the catalogue's items, or the document's entry lines."""
-    starts: dict[str, set[int]] = defaultdict(set)
-    for entry in entries:
-        starts[entry.source.file].add(entry.source.line)
     return {
         file: yaml_edits.CatalogText(file, text)
         if is_catalogue(file)
-        else doc_edits.DocText(file, text, sorted(starts[file]))
+        else doc_edits.DocText(file, text, sorted({e.source.line for e in befores[file]}))
         for file, text in texts.items()
     }
 
@@ -156,16 +163,18 @@ def _entry_of(finding: Finding, places: Mapping[tuple[str, int], list[Entry]]) -
     return linked[0] if len(linked) == 1 and not own else None
 
 
-def _settle(file: str, text: str, located: list[_Located]) -> tuple[list[_Located], list[_Located]]:
+def _settle(
+    file: str, text: str, before: list[Entry], located: list[_Located]
+) -> tuple[list[_Located], list[_Located]]:
     """The safe and the unsafe answers of one file that apply together and read back as
-    meant (unsafe ones on top of the safe ones); the rest are dropped."""
-    before = read_entries(file, text)
-    if before is None:
-        return [], []
+    meant (unsafe ones on top of the safe ones); the rest are dropped. `before`: the entries
+    read from `text` (the check's own reading of it)."""
     safe = _proven(file, text, before, _disjoint([g for g in located if not g.want.unsafe]))
     risky = [g for g in located if g.want.unsafe]
+    if not risky:
+        return safe, []
     together = _proven(file, text, before, _disjoint([*safe, *risky]))
-    return safe, [g for g in together if g.want.unsafe]
+    return [g for g in together if not g.want.unsafe], [g for g in together if g.want.unsafe]
 
 
 def _disjoint(located: list[_Located]) -> list[_Located]:
@@ -182,12 +191,19 @@ def _disjoint(located: list[_Located]) -> list[_Located]:
 
 
 def _proven(file: str, text: str, before: list[Entry], located: list[_Located]) -> list[_Located]:
-    """The answers whose edits read back as meant: all together, else each that does alone
-    (then all of those together), else none."""
+    """The answers whose edits read back as meant: all of them, or else (halving the list
+    until the culprits stand alone: a few readings, not one per answer) the most that do."""
     if not located or _reads_back(file, text, before, located):
         return located
-    alone = [got for got in located if _reads_back(file, text, before, [got])]
-    return alone if alone and _reads_back(file, text, before, alone) else []
+    if len(located) == 1:
+        return []
+    half = len(located) // 2
+    first = _proven(file, text, before, located[:half])
+    second = _proven(file, text, before, located[half:])
+    both = [*first, *second]
+    if len(both) < len(located) and both and _reads_back(file, text, before, both):
+        return both
+    return max(first, second, key=len)
 
 
 def _reads_back(file: str, text: str, before: list[Entry], located: list[_Located]) -> bool:

@@ -112,6 +112,8 @@ def plant(world: World, entries: tuple[Entry, ...], rng: random.Random, k: int) 
         fixes("arxiv-date-mismatch", entry)
     for i, entry in enumerate(take(papers, k)):
         official = retitled(entry.title, i)
+        if not same_paper(entry.title, official):  # a dropped word that was several
+            official = f"{entry.title} Revisited"
         assert same_paper(entry.title, official), (entry.title, official)
         world.arxiv.papers[entry.subject[6:]].title = official
         fixes("arxiv-title-mismatch", entry)

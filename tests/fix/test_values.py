@@ -239,3 +239,21 @@ def test_only_the_words_that_change_are_rewritten() -> None:
     (edit,) = plan.files[0].edits
     assert (edit.old, edit.new) == ("n", "m")
     assert plan.files[0].after == text.replace("Systen", "System")
+
+
+def test_a_report_of_some_entries_still_bounds_each_one_by_the_next() -> None:
+    """In pull-request mode the report holds only the chosen entries: the planner reads the
+    file for the others, so an entry's own lines still end where the next one starts."""
+    text = (
+        "- [2023-05] **First Paper About Agent Memory** [paper](https://arxiv.org/abs/2305.00001)\n"
+        "- [2023-05] **Second Paper About Agent Memory** [paper](https://arxiv.org/abs/2305.00002)\n"
+        "- [2023-05] **Third Paper About Agent Memory** [paper](https://arxiv.org/abs/2305.00003)\n"
+    )
+    entries = read_entries("README.md", text)
+    assert entries is not None and len(entries) == 3
+    second = entries[1]
+    wrong = Finding("arxiv-date-mismatch", Severity.WARNING, second.subject, second.source, "m",
+                    "", "2023-06")  # fmt: skip
+    plan = plan_fixes(Report((EntryResult(second),), (wrong,)), {"README.md": text})
+    assert plan.files[0].after.splitlines()[1].startswith("- [2023-06] **Second")
+    assert plan.files[0].after.count("2023-05") == 2
