@@ -17,6 +17,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "arxiv-withdrawn": (E, "the latest version is a withdrawal"),
     "arxiv-title-mismatch": (E, "the entry's title is not the paper's title"),
     "arxiv-date-mismatch": (W, "the entry's date is not the v1 submission date"),
+    "arxiv-link-form": (W, "an arXiv link not in the form rules/links.yaml asks for"),
     "arxiv-unverified": (
         W,
         "arXiv could not be asked (outage, rate limit, timeout) or sent an incomplete record",

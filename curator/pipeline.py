@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from curator import heap, progress
 from curator.checks.catalog import duplicates
 from curator.checks.interface import Check, CheckContext
+from curator.checks.link_forms import link_forms
 from curator.config_changes import config_changes
 from curator.deferred import DeferredCheck, DeferredResolver, ResolverClass
 from curator.errors import InputError
@@ -286,8 +287,22 @@ def check_screening_records(
 
 
 # -- the whole flow -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Run:
+    """One run of the pipeline: its report, and every entry read (in pull-request mode the
+    report holds only the chosen ones; `curator fix` needs them all to bound each one's text)."""
+
+    report: Report
+    entries: tuple[Entry, ...]
+
+
 def check(options: Options, now: Callable[[], datetime] | None = None) -> Report:
-    """Run the pipeline for `options` and return the report (no printing, no exiting).
+    """Run the pipeline for `options` and return the report (no printing, no exiting)."""
+    return run(options, now).report
+
+
+def run(options: Options, now: Callable[[], datetime] | None = None) -> Run:
+    """`check`, with every entry read beside the report.
 
     The cache is opened once for the whole run: a file another process holds costs one
     wait (SQLite's busy timeout), not one per stage that reads it."""
@@ -332,7 +347,7 @@ def planted_cache(options: Options) -> list[str]:
     return [f"cache {rel} not used: it {why}; set CURATOR_CACHE outside the repository"]
 
 
-def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -> Report:
+def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -> Run:
     started = time.monotonic()
     ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
     loaded = load(options.paths, ctx, cache)
@@ -349,6 +364,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     offline = [
         f for f in (*loaded.findings, *duplicates(loaded.entries, ctx)) if selection.keeps(f)
     ]
+    offline += link_forms(chosen, ctx)
     resolved = resolve(chosen, options, rules, cache)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
     results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache)
@@ -366,13 +382,14 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
             f"pull-request mode: {len(chosen)} of {len(loaded.entries)} entries "
             f"changed since {options.changed_since}",
         )
-    return Report(
+    report = Report(
         entries=tuple(results),
         findings=tuple(sorted(findings + scope_findings, key=_order)),
         requests=resolved.counter.snapshot(),
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
     )
+    return Run(report, loaded.entries)
 
 
 def skipped_note(options: Options) -> list[str]:

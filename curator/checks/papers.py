@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from curator.checks.titles import titles_match
+from curator.checks.titles import same_paper, titles_match
 from curator.context import CheckContext
 from curator.model import Entry, Finding, Kind
 from curator.resolvers.interface import Found, NotFound, Outcome, Unverified
@@ -77,9 +77,17 @@ def _title(
         return []
     if entry.short_title:
         return []  # a name ("PERSONAMEM") is not a title: it cannot be told from a wrong one
-    message = f"the title is not the title of {label}"
     evidence = f"entry: {entry.title!r}; arXiv: {official!r}"
-    return [ctx.finding("arxiv-title-mismatch", subject, entry.source, message, evidence, official)]
+    if same_paper(entry.title, official):
+        message = f"the title is not the title of {label}"
+        return [
+            ctx.finding("arxiv-title-mismatch", subject, entry.source, message, evidence, official)
+        ]
+    # Few words in common: the ID likely names another paper. Renaming the entry to that
+    # paper's title would lose the right one, so no title is suggested (`curator fix` may
+    # suggest the ID arXiv's title search finds for the entry's own title).
+    message = f"the title is not the title of {label}, which likely names another paper"
+    return [ctx.finding("arxiv-title-mismatch", subject, entry.source, message, evidence)]
 
 
 def _date(

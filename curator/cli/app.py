@@ -8,12 +8,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from curator import __version__, heap
-from curator.cli import check, discover, lists, publish, scope
+from curator.cli import check, discover, fix, lists, publish, scope
 from curator.errors import CuratorError
 
 #: Functions that add one subcommand to the argparse sub-parsers object, in `--help` order.
 SUBCOMMANDS: list[Callable[[Any], None]] = [
     check.add_check,
+    fix.add_fix,
     discover.add_discover,
     lists.add_import,
     lists.add_render,

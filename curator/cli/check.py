@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.codes import UNVERIFIED
+from curator.errors import UsageError
 from curator.model import FailOn, Format, Report, Severity
+
+if TYPE_CHECKING:
+    from curator.fix.suggest import Suggestion
 
 #: The `choices` of `--format` and `--fail-on`, from their enums.
 FORMAT_CHOICES = [f.value for f in Format]
@@ -23,6 +28,12 @@ def add_check(sub: Any) -> None:
     p.add_argument("--changed-since", metavar="REF", help="only entries changed since git REF")
     p.add_argument("--format", choices=FORMAT_CHOICES, help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    p.add_argument(
+        "--suggest",
+        action="store_true",
+        help="plan the fixes and add them to the JSON report as `fixes` (one-click "
+        "suggestions for `curator comment`)",
+    )
     add_display_options(p)
     add_check_options(p)
     p.set_defaults(run=run_check)
@@ -80,13 +91,24 @@ def options_from(args: argparse.Namespace) -> Any:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """`curator check`: run the pipeline, write the report, return the exit status."""
+    """`curator check`: run the pipeline (and plan the fixes with `--suggest`), write the
+    report, return the exit status."""
     from curator import pipeline
 
     options = options_from(args)
-    report = pipeline.check(options)
-    emit(report, options.format, options.output, display_of(args))
-    return exit_status(report, options.fail_on)
+    if not args.suggest:
+        report = pipeline.check(options)
+        emit(report, options.format, options.output, display_of(args))
+        return exit_status(report, options.fail_on)
+    if Format(options.format) is not Format.JSON:
+        raise UsageError("--suggest adds `fixes` to the JSON report: give --format json")
+    from curator.fix.run import prepare
+    from curator.fix.suggest import suggestions
+
+    prepared = prepare(options)
+    fixes = suggestions(prepared.plan.files, prepared.plan.unsafe)
+    _write_json(prepared.report, options.output, fixes)
+    return exit_status(prepared.report, options.fail_on)
 
 
 def display_of(args: argparse.Namespace) -> Any:
@@ -137,17 +159,18 @@ def _write_text(report: Report, output: str, display: Any) -> None:
     path.write_text(text.render(report, None, plain), encoding="utf-8")
 
 
-def _write_json(report: Report, output: str) -> None:
-    """The JSON report, streamed to `output` (or stdout) as it is encoded."""
+def _write_json(report: Report, output: str, fixes: Sequence[Suggestion] | None = None) -> None:
+    """The JSON report (with `fixes` when planned), streamed to `output` (or stdout) as it
+    is encoded."""
     from curator.report import json as json_report
 
     if not output:
-        json_report.write(report, sys.stdout)
+        json_report.write(report, sys.stdout, fixes)
         return
     path = Path(output)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as stream:
-        json_report.write(report, stream)
+        json_report.write(report, stream, fixes)
 
 
 def _render_context(report: Report) -> Any:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.cli.check import (
     FAIL_ON_CHOICES,
@@ -14,6 +15,10 @@ from curator.cli.check import (
     add_display_options,
 )
 from curator.model import FailOn
+
+if TYPE_CHECKING:
+    from curator.fix.model import FileFix
+    from curator.model import Report
 
 
 def add_comment(sub: Any) -> None:
@@ -29,17 +34,37 @@ def add_comment(sub: Any) -> None:
         metavar="FILE",
         help="curator JSON report",
     )
+    p.add_argument(
+        "--suggest",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="post the report's `fixes` as one review of one-click suggestions (default: on)",
+    )
     p.set_defaults(run=run_comment)
 
 
 def run_comment(args: argparse.Namespace) -> int:
-    """Upsert the comment; print what happened (created, updated, unchanged, skipped)."""
+    """Post the suggestions and upsert the comment; print what happened to each."""
     from curator.publish.comment import comment_from_env
     from curator.report.terminal import inert
 
     result = comment_from_env(
-        args.repo, args.pr, args.body_file, os.environ, head_sha=args.head_sha or ""
+        args.repo,
+        args.pr,
+        args.body_file,
+        os.environ,
+        head_sha=args.head_sha or "",
+        suggest=args.suggest,
     )
+    if result.review is not None:
+        review = result.review
+        url = f": {review.url}" if review.url else ""
+        many = "s" if review.posted != 1 else ""
+        said = f"review {review.action}: {review.posted} suggestion{many}, {review.left} left{url}"
+        print(inert(said))  # the URL is GitHub's answer
+    if result.review_error:
+        error = inert(result.review_error)
+        print(f"curator: warning: no suggestions posted: {error}", file=sys.stderr)
     deleted = f", deleted duplicates {list(result.deleted)}" if result.deleted else ""
     print(inert(f"comment {result.action}{': ' + result.url if result.url else ''}{deleted}"))
     return 0
@@ -52,6 +77,17 @@ def add_audit(sub: Any) -> None:
     p.add_argument("--repo", required=True, metavar="OWNER/NAME")
     p.add_argument("--label", default="curator-audit", help="label of the tracking issue")
     p.add_argument("--output", metavar="FILE", help="also write the JSON report to FILE")
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="also apply the safe fixes on one branch and open or update one pull request",
+    )
+    p.add_argument(
+        "--fix-branch",
+        default="curator/fixes",
+        metavar="NAME",
+        help="the fix pull request's branch (default: curator/fixes; never the default branch)",
+    )
     add_check_options(p)
     p.set_defaults(run=run_audit)
 
@@ -67,14 +103,49 @@ def run_audit(args: argparse.Namespace) -> int:
     from curator.report.text import summary_line
 
     options = options_from(args)
-    report = pipeline.check(options)
+    files: tuple[FileFix, ...] = ()
+    if args.fix:
+        from curator.fix.run import prepare
+        from curator.publish.fixpr import check_branch
+
+        check_branch(args.fix_branch)
+        prepared = prepare(options)
+        report, files = prepared.report, prepared.plan.files  # the safe fixes only
+    else:
+        report = pipeline.check(options)
     if args.output:
         Path(args.output).write_text(json_report.render(report), encoding="utf-8")
     result = audit_from_env(args.repo, report, os.environ, args.label)
     where = f" #{result.number}" if result.number else ""
     print(inert(f"audit issue {result.action}{where}{': ' + result.url if result.url else ''}"))
+    if args.fix:
+        _fix_pr(args.repo, files, args.fix_branch, verified_all(report, options))
     print(summary_line(report))
     return exit_status(report, args.fail_on or "never")
+
+
+def verified_all(report: Report, options: Any) -> bool:
+    """Whether the audit asked every service a fix can come from and heard back from each:
+    only then do fewer fixes mean the list got better."""
+    from curator.codes import UNVERIFIED
+    from curator.model import Service
+
+    asked = not any(options.skips(s) for s in (Service.ARXIV, Service.GITHUB, Service.WEB))
+    outage = any(f.code in UNVERIFIED and not f.code.startswith("scope-") for f in report.findings)
+    return asked and not outage
+
+
+def _fix_pr(repo: str, files: tuple[FileFix, ...], branch: str, complete: bool) -> None:
+    """Open, update, keep or close the fix pull request; print what happened."""
+    from curator.publish.fixpr import fixpr_from_env
+    from curator.report.terminal import inert
+
+    fixed = fixpr_from_env(repo, files, os.environ, branch, complete=complete)
+    where = f" #{fixed.number}" if fixed.number else ""
+    url = f": {fixed.url}" if fixed.url else ""
+    print(inert(f"fix pull request {fixed.action}{where} ({fixed.fixes} fixes){url}"))
+    for reason in fixed.left:
+        print(f"fix left out: {inert(reason)}")
 
 
 def add_report(sub: Any) -> None:

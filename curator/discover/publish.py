@@ -14,10 +14,9 @@ from typing import Any
 from curator.discover.render import markdown
 from curator.discover.run import DiscoverReport
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI
+from curator.publish.api import GitHubAPI, check_repo
 from curator.publish.api import from_env as api_from_env
 from curator.publish.audit import BODY_LIMIT, MARKER, AuditResult, find_issue
-from curator.publish.comment import check_repo
 
 _TICKED = re.compile(r"^- \[[xX]\] .*?`arxiv:([^`\s]+)`", re.MULTILINE)
 

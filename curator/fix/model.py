@@ -28,6 +28,24 @@ class Edit:
     finding: Finding
 
 
+def narrowed(edit: Edit) -> Edit:
+    """The same change with the characters `old` and `new` share at both ends left out (a
+    date's year, a URL's host): only what carries the wrong value is replaced."""
+    old, new = edit.old, edit.new
+    head = 0
+    limit = min(len(old), len(new))
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    if head == 0 and tail == 0:
+        return edit
+    start, end = edit.start + head, edit.end - tail
+    return Edit(edit.file, start, end, old[head : len(old) - tail], new[head : len(new) - tail],
+                edit.finding)  # fmt: skip
+
+
 class OverlapError(ValueError):
     """Two edits of one file touch the same characters: no safe order to apply them."""
 

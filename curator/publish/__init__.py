@@ -1,4 +1,5 @@
-"""Publishing a report on GitHub: the sticky PR comment, the audit issue, step outputs."""
+"""Publishing a report on GitHub: the sticky PR comment, the review of suggestions, the audit
+issue, the fix pull request, step outputs."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -24,7 +25,7 @@ from urllib.parse import urlsplit
 import github
 import requests
 
-from curator.errors import CuratorError
+from curator.errors import CuratorError, UsageError
 from curator.report.sanitize import clean, shorten
 from curator.resolvers.http import (
     USER_AGENT,
@@ -43,6 +44,7 @@ API_VERSION = "2022-11-28"
 #: PyGithub decodes with json.loads itself (RecursionError, before `call`'s RuntimeError).
 UNREADABLE = (ValueError, TypeError, RecursionError)
 T = TypeVar("T")
+_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
 class PublishError(CuratorError):
@@ -193,6 +195,24 @@ def _reason(exc: github.GithubException) -> str:
     data = exc.data
     said = data.get("message", "") if isinstance(data, dict) else ""
     return f"HTTP {exc.status}: {shorten(clean(str(said)), 200)}"
+
+
+def check_repo(repo: str) -> str:
+    """OWNER/NAME, or UsageError."""
+    if not _REPO.match(repo):
+        raise UsageError(f"--repo must be OWNER/NAME, not {repo!r}")
+    return repo
+
+
+def is_ours(item: Any, logins: frozenset[str], marker: str) -> bool:
+    """Whether a comment, review or issue (a PyGithub object with `user` and `body`) is
+    curator's: written by one of `logins` AND starting with `marker`. A quoted or forged
+    marker in someone else's text is never ours."""
+    return (
+        item.user is not None
+        and item.user.login in logins
+        and (item.body or "").lstrip().startswith(marker)
+    )
 
 
 def from_env(env: Mapping[str, str], **kwargs: Any) -> GitHubAPI:

@@ -18,9 +18,9 @@ from typing import Any
 from curator import json_text
 from curator.model import Report, Severity
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI
+from curator.publish.api import GitHubAPI, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
-from curator.publish.comment import authors, check_repo
+from curator.publish.comment import authors
 from curator.report import context, markdown
 from curator.report import sanitize as s
 from curator.report.context import RenderContext
@@ -176,10 +176,7 @@ def find_issue(api: GitHubAPI, repo: str, label: str) -> list[Any]:
         issue
         for issue in issues
         # A PR is listed too; its html_url says so without another request.
-        if "/pull/" not in (issue.html_url or "")
-        and issue.user is not None
-        and issue.user.login in logins
-        and (issue.body or "").lstrip().startswith(MARKER)
+        if "/pull/" not in (issue.html_url or "") and is_ours(issue, logins, MARKER)
     ]
     return sorted(found, key=lambda i: int(i.number))
 

@@ -7,52 +7,51 @@ touched. Duplicates left by earlier races are deleted.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from curator.errors import UsageError
+from curator.fix.suggest import Suggestion
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI
+from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
+from curator.publish.review import ReviewResult, post_suggestions
 from curator.report import context, markdown
 from curator.report.context import RenderContext
-from curator.report.reader import read_report
+from curator.report.reader import read_report, read_saved
 
 BOT = "github-actions[bot]"
 #: GitHub refuses comment bodies longer than this many characters.
 BODY_LIMIT = 65_536
 RESOLVED = "**✅ Resolved:** the problems this comment reported earlier are fixed."
-_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
 @dataclass(frozen=True)
 class CommentResult:
-    """What happened: created, updated, unchanged or skipped; the comment and deletions."""
+    """What happened: created, updated, unchanged or skipped; the comment and deletions; and
+    what became of the report's suggestions (`review`), or why they were not posted."""
 
     action: str
     comment_id: int | None = None
     url: str = ""
     deleted: tuple[int, ...] = ()
+    review: ReviewResult | None = None
+    review_error: str = ""
 
 
-def check_repo(repo: str) -> str:
-    """OWNER/NAME, or UsageError."""
-    if not _REPO.match(repo):
-        raise UsageError(f"--repo must be OWNER/NAME, not {repo!r}")
-    return repo
-
-
-def upsert_comment(api: GitHubAPI, repo: str, pr: int, body: str) -> CommentResult:
-    """Create, update or (when clean and never posted) skip the curator comment on PR `pr`."""
+def upsert_comment(
+    api: GitHubAPI, repo: str, pr: int, body: str, logins: frozenset[str] | None = None
+) -> CommentResult:
+    """Create, update or (when clean and never posted) skip the curator comment on PR `pr`;
+    `logins` are our authors when already asked (else GET /user)."""
     check_repo(repo)
     if pr <= 0:
         raise UsageError(f"--pr must be a positive number, not {pr}")
     body = prepare(body)
     issue = api.repo(repo).get_issue(pr)
-    ours = own_comments(api, issue, authors(api))
+    ours = own_comments(api, issue, authors(api) if logins is None else logins)
     clean = markdown.CLEAN_MARKER in body
     if not ours:
         if clean:
@@ -95,13 +94,7 @@ def authors(api: GitHubAPI) -> frozenset[str]:
 def own_comments(api: GitHubAPI, issue: Any, logins: frozenset[str]) -> list[Any]:
     """Our comments (PyGithub IssueComments) on the PR, oldest first, across all pages."""
     comments = api.call("GET comments", lambda: list(issue.get_comments()))
-    found = [
-        c
-        for c in comments
-        if c.user is not None
-        and c.user.login in logins
-        and (c.body or "").lstrip().startswith(markdown.MARKER)
-    ]
+    found = [c for c in comments if is_ours(c, logins, markdown.MARKER)]
     return sorted(found, key=lambda c: int(c.id))
 
 
@@ -129,17 +122,50 @@ def read_body(path: str | Path, ctx: RenderContext) -> str:
 
 
 def comment_from_env(
-    repo: str, pr: int | None, body_file: str | Path, env: Mapping[str, str], head_sha: str = ""
+    repo: str,
+    pr: int | None,
+    body_file: str | Path,
+    env: Mapping[str, str],
+    head_sha: str = "",
+    suggest: bool = True,
 ) -> CommentResult:
-    """`curator comment`: find the PR (by number, else by head commit), render, upsert, and
-    set the step outputs `comment-id` and `comment-url`."""
+    """`curator comment`: find the PR (by number, else by head commit), post the report's
+    suggestions as one review (unless `suggest` is off), render, upsert, and set the step
+    outputs `comment-id`, `comment-url` (and `review-url` when suggestions were posted)."""
     ctx = context.from_env(env, changed_only=True)
     ctx = replace(ctx, repository=ctx.repository or repo, head_sha=head_sha or ctx.head_sha)
+    saved = read_saved(body_file)  # refused before any request when it is not a report
     with api_from_env(env) as api:
         number = pr or (find_pr(api, repo, ctx.head_sha) if ctx.head_sha else None)
         if not number:
             return CommentResult("skipped")
-        result = upsert_comment(api, repo, number, read_body(body_file, ctx))
-    write_output("comment-id", str(result.comment_id or ""), env.get("GITHUB_OUTPUT") or None)
-    write_output("comment-url", result.url, env.get("GITHUB_OUTPUT") or None)
+        logins = authors(api)
+        review, error = None, ""
+        if suggest and saved.fixes is not None:
+            review, error = _suggest(api, repo, number, saved.fixes, logins, ctx.head_sha)
+        if review is not None:
+            ctx = replace(ctx, suggested=review.suggested)
+        body = markdown.render(saved.report, ctx)
+        result = upsert_comment(api, repo, number, body, logins)
+    result = replace(result, review=review, review_error=error)
+    out = env.get("GITHUB_OUTPUT") or None
+    write_output("comment-id", str(result.comment_id or ""), out)
+    write_output("comment-url", result.url, out)
+    if review is not None:
+        write_output("review-url", review.url, out)
     return result
+
+
+def _suggest(
+    api: GitHubAPI,
+    repo: str,
+    number: int,
+    fixes: tuple[Suggestion, ...],
+    logins: frozenset[str],
+    head_sha: str,
+) -> tuple[ReviewResult | None, str]:
+    """Post the suggestions; a failure is said, never fatal: the comment still goes out."""
+    try:
+        return post_suggestions(api, repo, number, fixes, logins, head_sha), ""
+    except PublishError as exc:
+        return None, str(exc)

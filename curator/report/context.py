@@ -13,8 +13,19 @@ DEFAULT_SERVER = "https://github.com"
 
 
 @dataclass(frozen=True)
+class Suggested:
+    """What the pull request's review holds: `posted` one-click suggestions (at `url`, a link
+    GitHub gave), and `left` fixes that could not be placed on the pull request's diff."""
+
+    posted: int = 0
+    left: int = 0
+    url: str = ""
+
+
+@dataclass(frozen=True)
 class RenderContext:
-    """Repository (owner/name), head commit, server and run URLs, PR mode and a title."""
+    """Repository (owner/name), head commit, server and run URLs, PR mode and a title; and
+    in a pull request, the suggestions its review holds."""
 
     repository: str = ""
     head_sha: str = ""
@@ -22,6 +33,7 @@ class RenderContext:
     run_url: str = ""
     changed_only: bool = False
     title: str = "curator report"
+    suggested: Suggested | None = None
 
     def blob_url(self, file: str, line: int) -> str:
         """Link to file:line at the head commit, or "" when repository or commit is unknown,

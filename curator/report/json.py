@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import islice
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from curator.model import Report
+
+if TYPE_CHECKING:
+    from curator.fix.suggest import Suggestion
 
 #: Encoded pieces joined per write: few writes, and never the whole report's text at once.
 _BATCH = 256
 
 
-def as_dict(report: Report) -> dict[str, Any]:
-    """The report as CONTRACT.md's JSON object (plus `notes` and `elapsed_seconds`)."""
-    return {
+def as_dict(report: Report, fixes: Sequence[Suggestion] | None = None) -> dict[str, Any]:
+    """The report as CONTRACT.md's JSON object (plus `notes` and `elapsed_seconds`), and
+    `fixes` only when the run planned them (`check --suggest`): a report without stays as
+    it was, byte for byte."""
+    data = {
         "schema": 1,
         "summary": report.summary(),
         "entries": [r.as_dict() for r in report.entries],
@@ -24,17 +29,20 @@ def as_dict(report: Report) -> dict[str, Any]:
         "notes": list(report.notes),
         "elapsed_seconds": round(report.elapsed, 3),
     }
+    if fixes is not None:
+        data["fixes"] = [fix.as_dict() for fix in fixes]
+    return data
 
 
-def render(report: Report, ctx: object = None) -> str:
+def render(report: Report, ctx: object = None, fixes: Sequence[Suggestion] | None = None) -> str:
     """The JSON text; untrusted strings are JSON-escaped by the encoder."""
-    return "".join(_pieces(as_dict(report)))
+    return "".join(_pieces(as_dict(report, fixes)))
 
 
-def write(report: Report, stream: TextIO) -> None:
+def write(report: Report, stream: TextIO, fixes: Sequence[Suggestion] | None = None) -> None:
     """The text of `render`, written while it is encoded (a 5,000-entry report is about
     12 MB of text: it is never held whole)."""
-    pieces = _pieces(as_dict(report))
+    pieces = _pieces(as_dict(report, fixes))
     while batch := "".join(islice(pieces, _BATCH)):
         stream.write(batch)
 

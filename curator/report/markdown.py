@@ -68,6 +68,7 @@ def compose(report: Report, ctx: RenderContext, shape: Shape) -> str:
     if is_clean(report):
         parts.append(CLEAN_MARKER)
     parts += [f"### {s.text(ctx.title, 120)}", "", verdict_line(report, ctx), ""]
+    parts += suggestions_line(ctx)
     parts += problems_table(report, ctx, shape.rows)
     parts += scope_section(report, ctx, shape.rows)
     if shape.details:
@@ -92,6 +93,28 @@ def verdict_line(report: Report, ctx: RenderContext) -> str:
     if report.count(Severity.WARNING):
         return f"**⚠️ Please review** {checked}: {counts}."
     return f"**✅ No problems found** in {checked}: {counts}."
+
+
+def suggestions_line(ctx: RenderContext) -> list[str]:
+    """How many one-click suggestions the pull request's review holds, and the fixes left."""
+    told = ctx.suggested
+    if told is None or not (told.posted or told.left):
+        return []
+    said = []
+    if told.posted:
+        review = s.link("curator's review", told.url) if told.url else "curator's review"
+        plural = "s" if told.posted != 1 else ""
+        said.append(
+            f"💡 **{told.posted} one-click suggestion{plural}** in {review}: "
+            "*Commit suggestion* applies one."
+        )
+    if told.left:
+        plural = "es" if told.left != 1 else ""
+        said.append(
+            f"{told.left} more fix{plural} could not be placed on this pull request's diff "
+            "(`curator fix` applies them)."
+        )
+    return [" ".join(said), ""]
 
 
 def _problems(report: Report) -> list[Finding]:

@@ -11,7 +11,9 @@ holds is still untrusted: the renderers pass each through curator/report/sanitiz
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,8 @@ import jsonschema
 
 from curator import json_text
 from curator.errors import InputError
+from curator.fix import suggest
+from curator.fix.suggest import Suggestion
 from curator.model import (
     REQUEST_KEYS,
     Entry,
@@ -52,6 +56,33 @@ _REQUESTS = {
     "propertyNames": {"pattern": COUNTER_NAME},
     "additionalProperties": _COUNT,
     "maxProperties": 32,
+}
+_CODE = {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,63}$"}
+_LINE = {"type": "integer", "minimum": 1, "maximum": 10_000_000}
+#: The optional `fixes` array (`check --suggest`): what a review may suggest, bounded.
+_FIXES = {
+    "type": "array",
+    "maxItems": suggest.MAX_FIXES,
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["file", "first", "last", "old", "new", "codes", "subject", "safe"],
+        "properties": {
+            "file": {"type": "string", "minLength": 1, "maxLength": 1024},
+            "first": _LINE,
+            "last": _LINE,
+            "old": {"type": "string", "maxLength": suggest.MAX_TEXT},
+            "new": {"type": "string", "maxLength": suggest.MAX_TEXT},
+            "codes": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": suggest.MAX_CODES,
+                "items": _CODE,
+            },
+            "subject": {"type": "string", "maxLength": 2048},
+            "safe": {"type": "boolean"},
+        },
+    },
 }
 #: What `--format json` writes (curator/report/json.py), as far as a renderer reads it.
 SCHEMA: dict[str, Any] = {
@@ -103,17 +134,31 @@ SCHEMA: dict[str, Any] = {
         "notes": {"type": "array", "items": _TEXT},
         # A run is cut off long before a week (1e300 s would print 300 digits).
         "elapsed_seconds": {"type": "number", "minimum": 0, "maximum": 7 * 86400},
+        "fixes": _FIXES,
     },
 }
 #: Deeper than any report (metadata of a scope decision nests a few levels).
 MAX_DEPTH = 32
 
 
+@dataclass(frozen=True)
+class Saved:
+    """A saved report and its `fixes` (None when the run planned none)."""
+
+    report: Report
+    fixes: tuple[Suggestion, ...] | None = None
+
+
 def read_report(path: str | Path) -> Report:
     """The Report saved at `path`; InputError (one line) for anything but a valid report."""
+    return read_saved(path).report
+
+
+def read_saved(path: str | Path) -> Saved:
+    """The report saved at `path` and its suggestions, both validated; InputError otherwise."""
     name = str(path)
     data = parse(read_text(Path(path), name), name)
-    return load_report(data, name)
+    return Saved(load_report(data, name), load_fixes(data, name))
 
 
 def parse(text: str, name: str) -> dict[str, Any]:
@@ -173,3 +218,55 @@ def _finding(raw: Mapping[str, Any]) -> Finding:
         raw.get("evidence") or "",
         raw.get("suggestion") or "",
     )
+
+
+def load_fixes(data: Mapping[str, Any], name: str = "report") -> tuple[Suggestion, ...] | None:
+    """The report's `fixes` (already shaped by SCHEMA), each checked: a file name inside the
+    tree, sane lines, text that spans exactly those lines. None when the report has none."""
+    raw = data.get("fixes")
+    if raw is None:
+        return None
+    found = []
+    for i, item in enumerate(raw):
+        fix = Suggestion(
+            item["file"],
+            item["first"],
+            item["last"],
+            item["old"],
+            item["new"],
+            tuple(item["codes"]),
+            item["subject"],
+            item["safe"],
+        )
+        reason = _fix_problem(fix)
+        if reason:
+            raise InputError(f"not a curator JSON report (malformed at fixes/{i}: {reason})", name)
+        found.append(fix)
+    return tuple(found)
+
+
+def _fix_problem(fix: Suggestion) -> str:
+    """Why a suggestion cannot be one curator made, or ""."""
+    if not inside_tree(fix.file):
+        return "the file is not a plain path inside the tree"
+    if not suggest.fits(fix):
+        return "the lines and the text do not match or exceed the limits"
+    if not _plain_text(fix.old) or not _plain_text(fix.new):
+        return "the text holds control characters"
+    return ""
+
+
+def inside_tree(name: str) -> bool:
+    """A relative POSIX file name that stays inside the tree: no `..`, `.` or empty part, no
+    leading `/`, drive or backslash, no `.git` folder, no control or format character."""
+    if name.startswith("/") or "\\" in name or (len(name) > 1 and name[1] == ":"):
+        return False
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
+        return False
+    parts = name.split("/")
+    return all(part not in ("", ".", "..") and part.lower() != ".git" for part in parts)
+
+
+def _plain_text(text: str) -> bool:
+    """No control character but tab, line feed and carriage return."""
+    return not any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in text)

@@ -49,6 +49,12 @@ def clean(value: object) -> str:
     return _WS.sub(" ", "".join(chars)).strip()
 
 
+def hidden(value: str) -> bool:
+    """True when `value` holds a character `clean` drops: a bidi override or an invisible one
+    (text that would read differently to a reviewer than to the file)."""
+    return value != value.translate(_INVISIBLE)
+
+
 def shorten(text: str, limit: int) -> str:
     """Text cut to at most `limit` characters, ending in … when cut."""
     if limit <= 0 or len(text) <= limit:

@@ -58,30 +58,40 @@ class _TooMany(Exception):
 class ArxivSearch(ArxivResolver):
     """Runs `search_query` queries; the resolver's pacing, retries and budget apply."""
 
-    def search(self, query: str, size: int = MAX_SLICE) -> Searched | SearchFailed:
-        """Every result of `query`, oldest submission first, in slices of `size` (≤ 2,000)."""
+    def search(
+        self, query: str, size: int = MAX_SLICE, most: int = MAX_RESULTS
+    ) -> Searched | SearchFailed:
+        """Every result of `query`, oldest submission first, in slices of `size` (≤ 2,000);
+        SearchFailed when arXiv counts more than `most` results (at most what it serves)."""
         size = max(1, min(size, MAX_SLICE))
+        most = min(most, MAX_RESULTS)
         budget = Budget(self.options.service_budget)
         try:
             with self._connection(budget) as transport:
-                return self._pages(transport, query, size, budget)
+                return self._pages(transport, query, size, budget, most)
         except (RetryableError, GiveUp, Unreadable) as exc:
             return SearchFailed(f"arXiv unavailable: {exc}")
         except Rejected as exc:
             return SearchFailed(f"arXiv refused the query: {exc.message}")
         except _TooMany as exc:
+            if most < MAX_RESULTS:
+                return SearchFailed(
+                    f"the query matches {exc.total} papers, more than the {most:,} asked for"
+                )
             return SearchFailed(
                 f"the query matches {exc.total} papers, more than the {MAX_RESULTS:,} arXiv "
                 "serves for one query: ask for a shorter window"
             )
 
-    def _pages(self, transport: Transport, query: str, size: int, budget: Budget) -> Searched:
+    def _pages(
+        self, transport: Transport, query: str, size: int, budget: Budget, most: int
+    ) -> Searched:
         """Ask page after page until arXiv's total is reached (or a page comes back empty)."""
         found: dict[str, Mapping[str, Any]] = {}
         start, incomplete = 0, 0
         while True:
             feed = self._page(transport, query, start, size, budget)
-            if feed.total > MAX_RESULTS:
+            if feed.total > most:
                 raise _TooMany(feed.total)
             incomplete += max(0, len(feed.listed) - len(feed.papers))
             for paper in feed.papers:

@@ -38,6 +38,9 @@ TRUSTED_ALLOW = (
     "in the environment (rules files are in the checked tree, which a pull request controls)"
 )
 _IGNORE_KEYS = ("hosts", "prefixes", "patterns")
+#: `arxiv_links:` keys and their values (the first is the default: no form asked for).
+ARXIV_FORMS = ("any", "abs", "pdf")
+ARXIV_VERSIONS = ("any", "none")
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,10 @@ class LinkRules:
     ignore_prefixes: tuple[str, ...] = ()
     #: RE2 regular expressions (rulefiles/patterns.py), searched anywhere in the URL.
     ignore_patterns: UrlPatterns = field(default_factory=UrlPatterns)
+    #: The form the list's arXiv links take (`arxiv-link-form`): `abs` or `pdf` pages, and
+    #: `none` for links without a version; `any` (the default) asks for nothing.
+    arxiv_form: str = "any"
+    arxiv_version: str = "any"
 
     @property
     def allowed_hosts(self) -> tuple[str, ...]:
@@ -61,6 +68,11 @@ class LinkRules:
     def allowed_addresses(self) -> tuple[str, ...]:
         """Allow-list entries that are IP addresses or CIDR networks."""
         return tuple(a for a in self.allow if _is_network(a))
+
+    @property
+    def asks_arxiv_form(self) -> bool:
+        """True when the rules ask for a form of arXiv links (`arxiv_links:`)."""
+        return (self.arxiv_form, self.arxiv_version) != ("any", "any")
 
     def is_bot_walled(self, host: str) -> bool:
         """True when `host` is (a subdomain of) a listed bot-walled host."""
@@ -128,8 +140,10 @@ def _rules_from(items: dict[str, tuple[yaml.Node, yaml.Node]], name: str) -> Lin
                 raise InputError(TRUSTED_ALLOW, name, node_line(key_node))
         elif key == "ignore":
             rules = _with_ignores(rules, mapping_nodes(value, name, "ignore"), name)
+        elif key == "arxiv_links":
+            rules = _with_arxiv_links(rules, mapping_nodes(value, name, "arxiv_links"), name)
         else:
-            known = ", ".join((*_LIST_KEYS, "ignore"))
+            known = ", ".join((*_LIST_KEYS, "ignore", "arxiv_links"))
             raise InputError(f"unknown key {key!r} (known: {known})", name, node_line(key_node))
     return rules
 
@@ -153,6 +167,27 @@ def _with_ignores(
             listed = _string_items(value, name, f"ignore.{key}")
             patterns = compile_patterns(listed, name, f"ignore.{key}")
             rules = replace(rules, ignore_patterns=patterns)
+    return rules
+
+
+def _with_arxiv_links(
+    rules: LinkRules, items: dict[str, tuple[yaml.Node, yaml.Node]], name: str
+) -> LinkRules:
+    """Rules with the `arxiv_links:` table applied (`form`, `version`)."""
+    allowed = {"form": ARXIV_FORMS, "version": ARXIV_VERSIONS}
+    for key, (key_node, value) in items.items():
+        if key not in allowed:
+            raise InputError(
+                f"unknown key arxiv_links.{key} (known: form, version)", name, node_line(key_node)
+            )
+        text = str(value.value).strip() if isinstance(value, yaml.ScalarNode) else ""
+        if text not in allowed[key]:
+            choices = ", ".join(allowed[key])
+            raise InputError(f"arxiv_links.{key} must be one of {choices}", name, node_line(value))
+        if key == "form":
+            rules = replace(rules, arxiv_form=text)
+        else:
+            rules = replace(rules, arxiv_version=text)
     return rules
 
 

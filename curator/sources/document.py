@@ -99,12 +99,14 @@ class DocumentSource:
 
     def load(self, path: Path) -> Loaded:
         """Every entry and link of the document, with offline findings and reading notes."""
-        with bulk_build():
-            return self._read(path)
-
-    def _read(self, path: Path) -> Loaded:
         display = display_path(path)
         text = read_text(path, display)
+        with bulk_build():
+            return self.read(text, display)
+
+    def read(self, text: str, display: str) -> Loaded:
+        """`load` for a document's text (`display`: its name in entries and findings); what
+        `curator fix` reads a document again with, to prove an edit kept every entry."""
         scan = scan_markdown(text)
         html = parse_fragments(scan.html)
         sections = section_table(qualified(scan.headings, scan.levels), html.marks)

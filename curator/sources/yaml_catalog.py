@@ -125,9 +125,20 @@ def load_file(
     line and those whose entry it checks. A file `clean` knows passed the whole schema before
     is not validated again.
     """
-    ctx = context or CheckContext()
     name = display_path(path)
-    text = read_text(path, name)
+    return load_text(read_text(path, name), name, context, check_items, lines, clean)
+
+
+def load_text(
+    text: str,
+    name: str,
+    context: CheckContext | None = None,
+    check_items: bool = True,
+    lines: set[int] | None = None,
+    clean: CleanFiles | None = None,
+) -> Loaded:
+    """`load_file` for a catalogue file's text (`name`: its name in entries and findings)."""
+    ctx = context or CheckContext()
     node = compose(text, name)
     if node is None:
         raise InputError("empty catalogue file (needs `section` and `papers` or `projects`)", name)
@@ -370,4 +381,12 @@ def _unique(links: list[Link]) -> tuple[Link, ...]:
     return tuple(seen.values())
 
 
-__all__ = ["CatalogSource", "catalog_files", "display_path", "load_file", "schema", "url_subject"]
+__all__ = [
+    "CatalogSource",
+    "catalog_files",
+    "display_path",
+    "load_file",
+    "load_text",
+    "schema",
+    "url_subject",
+]

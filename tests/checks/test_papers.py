@@ -64,14 +64,28 @@ def test_lookalike_title_is_no_mismatch() -> None:
 
 
 def test_retitled_paper() -> None:
-    entry = paper_entry("2305.10250", title="MemoryBank: Long-Term Memory for Chatbots")
-    findings = check_paper(entry, {S: Found(S, meta())}, CheckContext())
+    listed = "MemoryBank: Enhancing Large Language Models with Long-Term Memory Storage"
+    findings = check_paper(
+        paper_entry("2305.10250", title=listed), {S: Found(S, meta())}, CheckContext()
+    )
     assert [f.code for f in findings] == ["arxiv-title-mismatch"]
     f = findings[0]
     assert f.severity is Severity.ERROR
     assert f.suggestion == TITLE
-    assert "MemoryBank: Long-Term Memory for Chatbots" in f.evidence and TITLE in f.evidence
+    assert listed in f.evidence and TITLE in f.evidence
     assert f.subject == S and f.source == SRC
+    assert "another paper" not in f.message
+
+
+def test_another_papers_title_is_never_suggested() -> None:
+    """Few words in common: the ID names another paper; its title is no fix for the entry."""
+    entry = paper_entry("2305.10250", title="MemoryBank: Long-Term Memory for Chatbots")
+    findings = check_paper(entry, {S: Found(S, meta())}, CheckContext())
+    assert [f.code for f in findings] == ["arxiv-title-mismatch"]
+    f = findings[0]
+    assert f.suggestion == ""
+    assert "likely names another paper" in f.message
+    assert "MemoryBank: Long-Term Memory for Chatbots" in f.evidence and TITLE in f.evidence
 
 
 def test_withdrawn_paper() -> None:

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curator.checks.titles import _fold, _fold_unicode, normalise_title, titles_match
+from curator.checks.titles import (
+    _fold,
+    _fold_unicode,
+    compact,
+    normalise_title,
+    same_paper,
+    titles_match,
+)
+from curator.model import Kind
+from curator.sources.document import DocumentSource
+from tests.conftest import SAMPLES
+
+TITLE = "MemoryBank: Enhancing Large Language Models with Long-Term Memory"
 
 LOOKALIKES = [
     ("MemGPT: Towards LLMs as Operating Systems", "memgpt: towards llms as operating systems"),
@@ -111,3 +125,82 @@ def test_an_extra_word_is_a_mismatch(words: list[str], extra: str) -> None:
 def test_ascii_titles_fold_as_any_text_does(text: str) -> None:
     """The ASCII shortcut gives what the general folding gives."""
     assert _fold(text) == _fold_unicode(text)
+
+
+@pytest.mark.parametrize(
+    ("listed", "official"),
+    [
+        ("MemGPT: Towards LLMs as Operating System", "MemGPT: Towards LLMs as Operating Systems"),
+        (
+            "Lost in the Midle: How Language Models Use Long Contexts",
+            "Lost in the Middle: How Language Models Use Long Contexts",
+        ),
+        (
+            "Augmenting Language Models with Long-Term Memory",
+            "Augmenting Large Language Models with Long-Term Memory",
+        ),
+        (
+            "A Survey on the Memory Mechanism of LLM based Agents",
+            "A Survey on the Memory Mechanism of Large Language Model based Agents",
+        ),
+        (
+            "Think-in-Memory: Recalling and Post-thinking Enable LLMs with Long-Term Memory",
+            "Think-in-Memory: Recalling and Post-thinking Enable Large Language Models with "
+            "Long-Term Memory",
+        ),
+    ],
+)
+def test_a_retitled_paper_is_the_same_paper(listed: str, official: str) -> None:
+    assert same_paper(listed, official)
+
+
+@pytest.mark.parametrize(
+    ("listed", "official"),
+    [
+        # A sequel or variant: a number or numeral tells them apart.
+        (
+            "Speed Always Wins: A Survey on Efficient Architectures for Large Language Models",
+            "Speed Always Wins II: A Survey on Efficient Architectures for Large Language Models",
+        ),
+        ("Qwen2.5 Technical Report", "Qwen2.5-1M Technical Report"),
+        # Another name before the colon.
+        (
+            "LazyLLM: Dynamic Token Pruning for Efficient Long Context LLM Inference",
+            "SlimInfer: Dynamic Token Pruning for Efficient Long Context LLM Inference",
+        ),
+        # The field's words in another order, or a new subtitle.
+        (
+            "A Survey on Efficient Inference for Large Language Models",
+            "Efficient Inference for Large Reasoning Models: A Survey",
+        ),
+        (
+            "Reflexion: an autonomous agent with dynamic memory and self-reflection",
+            "Reflexion: Language Agents with Verbal Reinforcement Learning",
+        ),
+        ("MemoryBank: Long-Term Memory for Chatbots", TITLE),
+        ("Short name", "Short game"),
+    ],
+)
+def test_another_paper_is_not_the_same_paper(listed: str, official: str) -> None:
+    assert not same_paper(listed, official)
+
+
+def test_no_two_papers_of_the_sample_lists_pass_for_one() -> None:
+    """The measurement behind `same_paper`: every pair of distinct titles of the five sample
+    lists (one field, 1.7 million pairs) is told apart. Pairs sharing too few words to pass
+    are left out first, so the test costs seconds."""
+    titles: dict[str, str] = {}
+    for path in sorted(SAMPLES.glob("*.README*.md")):
+        for entry in DocumentSource().load(path).entries:
+            if entry.kind is Kind.PAPER and not entry.short_title:
+                titles.setdefault(compact(entry.title), entry.title)
+    listed = list(titles.values())
+    assert len(listed) > 1800
+    words = [set(normalise_title(t).split()) for t in listed]
+    passed = [
+        (listed[i], listed[j])
+        for i, j in itertools.combinations(range(len(listed)), 2)
+        if 2 * len(words[i] & words[j]) >= 0.6 * (len(words[i]) + len(words[j]))
+        and same_paper(listed[i], listed[j])
+    ]
+    assert passed == []

@@ -151,13 +151,17 @@ class FakeGitHub:
         if self.read_only and req.method in ("POST", "PATCH", "DELETE"):
             # What GitHub answers an Actions token whose job lacks the permission.
             return Reply.json({"message": "Resource not accessible by integration"}, 403)
-        for method, pattern, name in _ROUTES:
+        for method, pattern, name in self.routes():
             match = re.fullmatch(pattern, req.path)
             if match and req.method == method:
                 handler = getattr(self, name)
                 reply: Reply = handler(req, *match.groups())
                 return reply
         return Reply.json({"message": "Not Found", "status": "404"}, 404)
+
+    def routes(self) -> tuple[tuple[str, str, str], ...]:
+        """(method, path pattern, handler name), first match wins."""
+        return _ROUTES
 
     def get_user(self, req: Request) -> Reply:
         if self.user_forbidden:

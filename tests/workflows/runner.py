@@ -98,8 +98,9 @@ def _text(value: Any) -> str:
 
 
 def substitute(value: Any, ctx: dict[str, Any]) -> str:
-    """A `with:`/`env:` value with every `${{ expr }}` replaced."""
-    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: _text(evaluate(m.group(1), ctx)), str(value))
+    """A `with:`/`env:` value with every `${{ expr }}` replaced; a YAML boolean is the
+    string Actions makes of it ("true", not "True")."""
+    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: _text(evaluate(m.group(1), ctx)), _text(value))
 
 
 def condition(expr: str | None, ctx: dict[str, Any]) -> bool:

@@ -191,7 +191,14 @@ def test_pr_mode_checks_the_added_entry_and_keeps_one_comment(world: dict[str, A
         assert "scope not checked" in job.summary
     # Only the added paper, each time (beside the known control paper that proves an empty
     # answer is not an outage: curator.resolvers.arxiv_pages.CONTROL).
-    assert [[i for i in ids if i != CONTROL] for ids in arxiv.asked_ids()] == [[ADDED], [ADDED]]
+    searches = arxiv.searches()
+    lookups = [r for r in arxiv.requests() if r not in searches]
+    asked = [r.query["id_list"][0].split(",") for r in lookups]
+    assert [[i for i in ids if i != CONTROL] for ids in asked] == [[ADDED], [ADDED]]
+    # The title is another paper's (few words in common): a wrong ID, so each run's plan of
+    # suggestions asks arXiv's title search once, for that entry's title alone.
+    queries = [r.query["search_query"][0].lower() for r in searches]
+    assert len(queries) == 2 and all("wrong title" in q and "memgpt" not in q for q in queries)
     assert not (runner.store / "cache").exists()  # a pull request restores, never saves
     (comment,) = ours(github)
     assert comment["user"]["login"] == "github-actions[bot]"

@@ -124,13 +124,21 @@ def test_pr_workflow_with_concurrency_and_no_write_for_forks() -> None:
 
 
 def test_action_inputs_and_outputs() -> None:
-    """The composite action's interface (issues 13 and 16)."""
+    """The composite action's interface (issues 13, 16 and 20)."""
     doc = load(ACTION)
     assert set(doc["inputs"]) == {
         "mode", "paths", "rules", "scope-preset", "skip", "fail-on", "token", "label",
-        "python-version", "since", "until", "categories", "discover-label",
+        "python-version", "since", "until", "categories", "discover-label", "suggest", "fix",
     }  # fmt: skip
-    assert set(doc["outputs"]) == {"errors", "warnings", "report", "sarif", "issue-url"}
+    assert set(doc["outputs"]) == {
+        "errors", "warnings", "report", "sarif", "issue-url", "review-url", "fix-url",
+    }  # fmt: skip
+    # Suggestions are offers a contributor commits or not: on unless turned off. The fix
+    # pull request writes a branch: off unless asked.
+    assert (doc["inputs"]["suggest"]["default"], doc["inputs"]["fix"]["default"]) == (
+        "true",
+        "false",
+    )
     assert doc["runs"]["using"] == "composite"
 
 
@@ -152,3 +160,36 @@ def test_action_installs_itself_and_keeps_the_cache_out_of_the_checkout() -> Non
     )
     for step in (restore, save):
         assert step["with"]["path"] == "${{ runner.temp }}/curator-cache"
+
+
+def test_the_nightly_offers_the_fix_pull_request_commented_out() -> None:
+    """Off by default: read-only contents, no pull-requests permission, `fix` commented; the
+    lines to uncomment say what each is for."""
+    text = (ROOT / ".github" / "workflows" / "curator-nightly.yml").read_text(encoding="utf-8")
+    job = load(ROOT / ".github" / "workflows" / "curator-nightly.yml")["jobs"]["audit"]
+    assert job["permissions"] == {"contents": "read", "issues": "write"}
+    assert "fix" not in job["steps"][1]["with"]
+    assert "          # fix: true\n" in text
+    assert "      # pull-requests: write # with `fix: true`" in text
+    assert "contents: read # write with `fix: true`" in text
+
+
+def test_the_nightly_with_the_fix_turned_on_is_zizmor_clean(tmp_path: Path) -> None:
+    """What a maintainer gets after uncommenting: write permissions on that job only."""
+    text = (ROOT / ".github" / "workflows" / "curator-nightly.yml").read_text(encoding="utf-8")
+    on = text.replace("          # fix: true", "          fix: true")
+    on = on.replace("      # pull-requests: write", "      pull-requests: write")
+    on = on.replace("contents: read # write", "contents: write #")
+    folder = tmp_path / ".github"
+    (folder / "workflows").mkdir(parents=True)
+    (folder / "workflows" / "curator-nightly.yml").write_text(on, encoding="utf-8")
+    job = load(folder / "workflows" / "curator-nightly.yml")["jobs"]["audit"]
+    assert job["permissions"] == {
+        "contents": "write", "issues": "write", "pull-requests": "write",
+    }  # fmt: skip
+    assert job["steps"][1]["with"]["fix"] is True
+    shutil.copytree(ROOT / ".github" / "actions", folder / "actions")
+    out = zizmor(folder)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "completed" in out.stderr and "curator-nightly.yml" in out.stderr
+    assert "No findings to report" in out.stdout

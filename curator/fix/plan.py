@@ -1,0 +1,226 @@
+"""The fix planner: a check's report and the files' texts in, the edits that fix it out.
+
+Pure. Each finding with one safe answer (`values.want_of`) is located in its entry's own
+text (`doc_edits` for documents, `yaml_edits` for the catalogue); the edits of one file are
+then read back (`verify`) and kept only if the file still reads as the same entries with
+just those values changed. Everything else is `left`, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from curator.fix import doc_edits, yaml_edits
+from curator.fix.model import Edit, FileFix, apply, narrowed
+from curator.fix.values import Want, want_of
+from curator.fix.verify import is_catalogue, read_entries, reads_as_expected
+from curator.model import Entry, Finding, Report
+
+
+@dataclass(frozen=True)
+class FixPlan:
+    """What `curator fix` would do: safe edits per file, edits that wait for `--unsafe`
+    (an arXiv ID that arXiv's title search names), and the findings no edit answers."""
+
+    files: tuple[FileFix, ...]  # safe edits, one FileFix per file that has any
+    unsafe: tuple[FileFix, ...]  # edits made only with --unsafe; same `before` as in `files`
+    left: tuple[Finding, ...]  # findings not fixed (no safe answer, or not located)
+
+    def fixes(self, unsafe: bool = False) -> tuple[FileFix, ...]:
+        """The FileFix of every file to write: the safe edits, and with `unsafe` the unsafe
+        ones too (merged per file; they never overlap)."""
+        if not unsafe:
+            return self.files
+        merged: dict[str, FileFix] = {f.file: f for f in self.files}
+        for extra in self.unsafe:
+            have = merged.get(extra.file)
+            edits = (*have.edits, *extra.edits) if have else extra.edits
+            merged[extra.file] = FileFix(extra.file, extra.before, _in_order(edits))
+        return tuple(merged[f] for f in sorted(merged))
+
+    def fixed(self, unsafe: bool = False) -> tuple[Finding, ...]:
+        """The findings the edits answer (with `unsafe`, the ID suggestions too), in order."""
+        return _findings(e for fix in self.fixes(unsafe) for e in fix.edits)
+
+    def remaining(self, unsafe: bool = False) -> tuple[Finding, ...]:
+        """What is still wrong once the edits are made: `left`, and without `unsafe` the
+        findings whose only answer is an unsafe edit."""
+        waiting = () if unsafe else _findings(e for fix in self.unsafe for e in fix.edits)
+        return (*self.left, *waiting)
+
+
+@dataclass(frozen=True)
+class _Located:
+    """One finding, its entry, its answer and the edits that make it."""
+
+    finding: Finding
+    entry: Entry
+    want: Want
+    edits: tuple[Edit, ...]
+
+
+def plan_fixes(
+    report: Report,
+    texts: Mapping[str, str],
+    *,
+    only: frozenset[str] | None = None,
+    entries: Sequence[Entry] | None = None,
+) -> FixPlan:
+    """The plan for `report`'s findings over `texts` (file as the report names it -> its
+    text as read: `sources.text.read_text`). `only` limits it to some codes; `entries` are
+    every entry the check read from those texts (`prepare` gives them: an entry's own text
+    ends where the next one starts, and in pull-request mode the report holds only the
+    chosen ones). Without them each file is read once more here."""
+    chosen = [r.entry for r in report.entries]
+    befores = {file: _read_before(file, text, entries) for file, text in texts.items()}
+    places = _by_place(chosen)
+    readers = _readers(texts, befores)
+    located: dict[str, list[_Located]] = defaultdict(list)
+    left: list[Finding] = []
+    for finding in report.findings:
+        got = _locate(finding, places, readers, only)
+        if got is None:
+            left.append(finding)
+        else:
+            located[finding.source.file].append(got)
+    files: list[FileFix] = []
+    unsafe: list[FileFix] = []
+    for file in sorted(located):
+        text = texts[file]
+        before = befores[file]
+        safe, risky = _settle(file, text, before, located[file]) if before else ([], [])
+        if safe:
+            files.append(FileFix(file, text, _in_order(e for got in safe for e in got.edits)))
+        if risky:
+            unsafe.append(FileFix(file, text, _in_order(e for got in risky for e in got.edits)))
+        kept = {id(got.finding) for got in (*safe, *risky)}
+        left.extend(got.finding for got in located[file] if id(got.finding) not in kept)
+    order = {id(f): i for i, f in enumerate(report.findings)}
+    return FixPlan(tuple(files), tuple(unsafe), tuple(sorted(left, key=lambda f: order[id(f)])))
+
+
+def _read_before(file: str, text: str, entries: Sequence[Entry] | None) -> list[Entry]:
+    """The file's entries before any edit, in line order: those given (every entry the check
+    read), else the file read here (a report may hold only some of them)."""
+    if entries is None:
+        return read_entries(file, text) or []
+    return sorted((e for e in entries if e.source.file == file), key=lambda e: e.source.line)
+
+
+def _by_place(entries: Iterable[Entry]) -> dict[tuple[str, int], list[Entry]]:
+    """Entries by (file, first line)."""
+    out: dict[tuple[str, int], list[Entry]] = defaultdict(list)
+    for entry in entries:
+        out[(entry.source.file, entry.source.line)].append(entry)
+    return out
+
+
+Reader = doc_edits.DocText | yaml_edits.CatalogText
+
+
+def _readers(texts: Mapping[str, str], befores: Mapping[str, list[Entry]]) -> dict[str, Reader]:
+    """A locator per file: the catalogue's items, or the document's entry lines."""
+    return {
+        file: yaml_edits.CatalogText(file, text)
+        if is_catalogue(file)
+        else doc_edits.DocText(file, text, sorted({e.source.line for e in befores[file]}))
+        for file, text in texts.items()
+    }
+
+
+def _locate(
+    finding: Finding,
+    places: Mapping[tuple[str, int], list[Entry]],
+    readers: Mapping[str, Reader],
+    only: frozenset[str] | None,
+) -> _Located | None:
+    """The finding located in its entry's text, or None when it stays as it is."""
+    reader = readers.get(finding.source.file)
+    if reader is None or (only is not None and finding.code not in only):
+        return None
+    entry = _entry_of(finding, places)
+    want = want_of(finding, entry) if entry is not None else None
+    if entry is None or want is None:
+        return None
+    if isinstance(reader, yaml_edits.CatalogText):
+        edits = yaml_edits.edits_for(reader, want, entry, finding)
+    else:
+        edits = doc_edits.edits_for(reader, want, entry, finding)
+    changes = tuple(narrowed(e) for e in edits or () if e.old != e.new)
+    return _Located(finding, entry, want, changes) if changes else None
+
+
+def _entry_of(finding: Finding, places: Mapping[tuple[str, int], list[Entry]]) -> Entry | None:
+    """The one entry the finding is about: at its place, its own subject first, else the
+    one entry there that links the subject; None when that is not one entry."""
+    here = places.get((finding.source.file, finding.source.line), [])
+    own = [e for e in here if e.subject == finding.subject]
+    if len(own) == 1:
+        return own[0]
+    linked = [e for e in here if finding.subject in e.subjects()]
+    return linked[0] if len(linked) == 1 and not own else None
+
+
+def _settle(
+    file: str, text: str, before: list[Entry], located: list[_Located]
+) -> tuple[list[_Located], list[_Located]]:
+    """The safe and the unsafe answers of one file that apply together and read back as
+    meant (unsafe ones on top of the safe ones); the rest are dropped. `before`: the entries
+    read from `text` (the check's own reading of it)."""
+    safe = _proven(file, text, before, _disjoint([g for g in located if not g.want.unsafe]))
+    risky = [g for g in located if g.want.unsafe]
+    if not risky:
+        return safe, []
+    together = _proven(file, text, before, _disjoint([*safe, *risky]))
+    return [g for g in together if not g.want.unsafe], [g for g in together if g.want.unsafe]
+
+
+def _disjoint(located: list[_Located]) -> list[_Located]:
+    """The answers whose edits touch no character another (earlier) one edits."""
+    taken: list[tuple[int, int]] = []
+    out: list[_Located] = []
+    for got in located:
+        spans = [(e.start, e.end) for e in got.edits]
+        if any(a < y and x < b for a, b in spans for x, y in taken):
+            continue
+        taken.extend(spans)
+        out.append(got)
+    return out
+
+
+def _proven(file: str, text: str, before: list[Entry], located: list[_Located]) -> list[_Located]:
+    """The answers whose edits read back as meant: all of them, or else (halving the list
+    until the culprits stand alone: a few readings, not one per answer) the most that do."""
+    if not located or _reads_back(file, text, before, located):
+        return located
+    if len(located) == 1:
+        return []
+    half = len(located) // 2
+    first = _proven(file, text, before, located[:half])
+    second = _proven(file, text, before, located[half:])
+    both = [*first, *second]
+    if len(both) < len(located) and both and _reads_back(file, text, before, both):
+        return both
+    return max(first, second, key=len)
+
+
+def _reads_back(file: str, text: str, before: list[Entry], located: list[_Located]) -> bool:
+    """True when `text` with these answers' edits reads as meant."""
+    after = apply(text, [e for got in located for e in got.edits])
+    changes = [(g.entry, g.want, g.finding.subject) for g in located]
+    return reads_as_expected(file, before, after, changes)
+
+
+def _in_order(edits: Iterable[Edit]) -> tuple[Edit, ...]:
+    """Edits by position in the file."""
+    return tuple(sorted(edits, key=lambda e: (e.start, e.end)))
+
+
+def _findings(edits: Iterable[Edit]) -> tuple[Finding, ...]:
+    """The findings of `edits`, each once, in first-edit order."""
+    seen: dict[int, Finding] = {}
+    for edit in edits:
+        seen.setdefault(id(edit.finding), edit.finding)
+    return tuple(seen.values())

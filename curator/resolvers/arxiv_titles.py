@@ -1,0 +1,112 @@
+"""Papers by title: which arXiv IDs carry a given title, for entries whose own ID is wrong.
+
+`ArxivTitles` is the arXiv search (one HTTP, retry and spacing policy, the export API's own
+feed) behind the cache-first template: a subject is `title:<normalised title>`; the titles
+not in the cache are asked in one `search_query` per 20 (`ti:"…" OR ti:"…"`), and each
+title's answer is the papers whose title matches it exactly (`checks.titles.titles_match`).
+An outage or a refused query leaves the titles unverified and nothing cached; a title no
+paper carries is remembered only as long as a "not found" (options.ttl_not_found).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from curator.checks.titles import normalise_title, titles_match
+from curator.resolvers.arxiv_search import ArxivSearch, SearchFailed
+from curator.resolvers.cache import CacheItem
+from curator.resolvers.interface import Found, NotFound, Outcome, Unverified
+
+PREFIX = "title:"
+#: Titles per search request, and the longest query sent (arXiv reads a GET's query).
+PER_QUERY = 20
+MAX_QUERY = 2000
+#: A query that matches more papers than this is too vague to tell one paper.
+MOST = 500
+
+
+def title_subject(title: str) -> str:
+    """The subject of a title: `title:` and its normalised words."""
+    return PREFIX + normalise_title(title)
+
+
+class ArxivTitles(ArxivSearch):
+    """Resolves `title:` subjects to the papers carrying that title (see the module doc)."""
+
+    cache_name = "arxiv-title"
+
+    def handles(self, subject: str) -> bool:
+        """True for `title:` subjects with words to search for."""
+        return subject.startswith(PREFIX) and bool(subject[len(PREFIX) :].strip())
+
+    def admit(self, subjects: list[str]) -> tuple[dict[str, Outcome], list[str]]:
+        """Every title with words is asked (no versions or aliases, unlike IDs)."""
+        out: dict[str, Outcome] = {
+            s: Unverified(s, "no words to search for") for s in subjects if not self.handles(s)
+        }
+        return out, [s for s in subjects if self.handles(s)]
+
+    def finish(self, subjects: list[str], out: dict[str, Outcome]) -> dict[str, Outcome]:
+        """The outcomes as asked."""
+        return out
+
+    def decode(self, subject: str, item: CacheItem) -> Outcome:
+        """A cached answer: the papers found, or none (a "not found")."""
+        papers = item.value.get("papers")
+        if isinstance(papers, list) and papers:
+            return Found(subject, {"papers": papers})
+        return NotFound(subject, "no arXiv paper has this title")
+
+    def encode(self, outcome: Outcome) -> dict[str, Any] | None:
+        """The papers found (none for a "not found"); never an outage."""
+        if isinstance(outcome, Found):
+            return {"papers": list(outcome.meta.get("papers", []))}
+        return {"papers": []} if isinstance(outcome, NotFound) else None
+
+    def fetch(self, subjects: list[str], stored: Mapping[str, CacheItem]) -> dict[str, Outcome]:
+        """Ask arXiv about the titles, up to PER_QUERY in one search; after a failure the rest
+        are unverified, not asked."""
+        out: dict[str, Outcome] = {}
+        failure = ""
+        for batch in batches(subjects):
+            if failure:
+                out.update({s: Unverified(s, failure) for s in batch})
+                continue
+            searched = self.search(query(batch), size=MOST, most=MOST)
+            if isinstance(searched, SearchFailed):
+                failure = searched.reason
+                self.notes.append(f"arXiv's title search failed: {failure}")
+                out.update({s: Unverified(s, failure) for s in batch})
+                continue
+            answered = {s: matches(s, searched.papers) for s in batch}
+            self.store(answered)
+            out.update(answered)
+        return out
+
+
+def batches(subjects: list[str]) -> list[list[str]]:
+    """The titles in groups of at most PER_QUERY whose query stays under MAX_QUERY."""
+    out: list[list[str]] = []
+    for subject in subjects:
+        if out and len(out[-1]) < PER_QUERY and len(query([*out[-1], subject])) <= MAX_QUERY:
+            out[-1].append(subject)
+        else:
+            out.append([subject])
+    return out
+
+
+def query(subjects: list[str]) -> str:
+    """`ti:"words" OR ti:"words"`: each title as a phrase of its normalised words."""
+    return " OR ".join(f'ti:"{s[len(PREFIX) :]}"' for s in subjects)
+
+
+def matches(subject: str, papers: tuple[Mapping[str, Any], ...]) -> Outcome:
+    """The papers whose title is the subject's, as an outcome."""
+    title = subject[len(PREFIX) :]
+    found = [
+        {"id": str(p.get("id", "")), "title": str(p.get("title", ""))}
+        for p in papers
+        if p.get("id") and titles_match(title, str(p.get("title", "")))
+    ]
+    return Found(subject, {"papers": found}) if found else NotFound(subject, "no match")

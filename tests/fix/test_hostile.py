@@ -1,0 +1,113 @@
+"""Hostile answers from the doubles: titles with Markdown, HTML, pipes, backticks, line breaks,
+control and bidi characters, redirect targets with quotes and brackets. Each is escaped for
+where it lands or refused; the document always reads back as the same entries."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from curator.sources.document import DocumentSource
+from tests.doubles.server import LoopbackServer
+from tests.fix.world import findings, make_world, seed
+
+TITLES = {
+    "2401.00001": (
+        "Memory for LLM Agents in Long Conversations",
+        "Memory for LLM Agents in `rm` Long Conversations",
+    ),
+    "2401.00002": (
+        "Memory for LLM Agents in Deep Conversations",
+        "Memory for LLM Agents | Pipe Deep Conversations",
+    ),
+    "2401.00003": (
+        "Memory for LLM Agents in Star Conversations",
+        "Memory for **LLM** Agents in Star Conversations Now!",
+    ),
+    "2401.00004": (
+        "Memory for LLM Agents in Link Conversations",
+        "[Memory](javascript:alert) for LLM Agents in Link Conversations",
+    ),
+    "2401.00005": (
+        "Memory for LLM Agents in Broken Conversations",
+        "Memory for LLM Agents in\nBroken\n\n## Conversations Today",
+    ),
+    "2401.00006": (
+        "Memory for LLM Agents in Control Conversations",
+        "Memory for LLM Agents in \x9b2J Control Conversations",
+    ),
+    "2401.00007": (
+        "Memory for LLM Agents in Bidi Conversations",
+        "Memory for LLM Agents in \u202eBidi Conversations Today",
+    ),
+    "2401.00008": (
+        "Memory for LLM Agents in HTML Conversations",
+        "Memory for LLM Agents in <i>HTML</i> Conversations",
+    ),
+    "2401.00009": (
+        "Memory for LLM Agents in Block Conversations",
+        "Memory for LLM Agents in </td><td>Block Conversations",
+    ),
+}
+REFUSED = {"2401.00006", "2401.00007"}
+
+
+def document(site: str) -> str:
+    rows = [
+        f"| {TITLES[i][0]} | [arXiv](https://arxiv.org/abs/{i}) | [site]({site}/r/{n}) |"
+        for n, i in enumerate(["2401.00001", "2401.00002", "2401.00003", "2401.00004",
+                               "2401.00005", "2401.00006", "2401.00007"])
+    ]  # fmt: skip
+    html = [
+        f'<tr><td><b>{TITLES[i][0]}</b></td><td><a href="https://arxiv.org/abs/{i}">arXiv</a></td></tr>'
+        for i in ("2401.00008", "2401.00009")
+    ]
+    return "\n".join(
+        ["# Hostile", "", "| Title | Paper | Site |", "| --- | --- | --- |", *rows, "",
+         "<table>", *html, "</table>", ""]
+    )  # fmt: skip
+
+
+def test_hostile_answers_are_escaped_or_refused(
+    loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = f"http://127.0.0.1:{loopback.url.rsplit(':', 1)[1]}"
+    world = make_world(loopback, tmp_path, monkeypatch, document(site))
+    entries = DocumentSource().load(world.file).entries
+    seed(world, entries)
+    for base, (_, official) in TITLES.items():
+        world.arxiv.papers[base].title = official
+    targets = ['/t/a"><script>x</script>', "/t/b c)[x](javascript:y)", "/t/`|`", "/t/ok"]
+    for n, target in enumerate(targets):
+        world.web.redirect(f"/r/{n}", target, status=301)
+        world.web.page(httpx.URL(site + target).raw_path.decode("ascii"))  # as it is asked
+    before = world.check()
+    mismatched = {s for c, s in findings(before) if c == "arxiv-title-mismatch"}
+    assert mismatched == {f"arxiv:{b}" for b in TITLES}
+    ran = world.fix()
+    assert ran.status == 1, ran.err
+    text = world.text()
+    after = DocumentSource().load(world.file).entries
+    assert [(e.source.line, e.kind, e.subject) for e in after] == [
+        (e.source.line, e.kind, e.subject) for e in entries
+    ]
+    left = {s for c, s in findings(world.check()) if c == "arxiv-title-mismatch"}
+    assert left == {f"arxiv:{b}" for b in REFUSED}
+    for bad in ("\x9b", "\u202e", "<script", "<i>", "</td><td>Block"):
+        assert bad not in text, bad
+    assert "\\[Memory\\](javascript:alert)" in text  # text, never a link
+    assert "\\`rm\\`" in text and "\\| Pipe" in text and "\\*\\*LLM\\*\\*" in text
+    assert "&lt;i&gt;HTML&lt;/i&gt;" in text and "&lt;/td&gt;&lt;td&gt;Block" in text
+    assert "Memory for LLM Agents in Broken ## Conversations Today" in text
+    rows = [line for line in text.splitlines() if "arxiv.org/abs" in line and line[0] == "|"]
+    assert len(rows) == 7 and all(line.count(" | ") == 2 for line in rows)
+    # Targets with quotes, spaces, brackets or pipes are refused (left as they were); the
+    # plain one is written.
+    links = re.findall(r"\[site\]\(([^)]*)\)", text)
+    assert [u.removeprefix(site) for u in links[:4]] == ["/r/0", "/r/1", "/r/2", "/t/ok"]
+    redirects = {s for c, s in findings(world.check()) if c == "link-redirect"}
+    assert redirects == {f"{site}/r/{n}" for n in range(3)}
+    assert "\x9b" not in ran.out and "\u202e" not in ran.out

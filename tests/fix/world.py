@@ -1,0 +1,156 @@
+"""A list in a temporary tree, with loopback arXiv, GitHub and web doubles that know every
+paper, repository and loopback link it holds, and `curator fix` / `check` run on it.
+
+The doubles state each paper as the list does (its title, its date, else its ID's month), so
+only planted faults differ. Web links to other hosts are ignored by the tree's own
+rules/links.yaml: nothing leaves loopback.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from curator.cli.app import main
+from curator.model import Entry, Kind
+from curator.normalize import github_repo
+from tests.doubles.arxiv import ArxivDouble, Paper
+from tests.doubles.github import GithubDouble
+from tests.doubles.server import LoopbackServer
+from tests.doubles.web import WebDouble
+
+TOKEN = "ghp_fix_token"
+PUSHED = (datetime.now(UTC) - timedelta(days=10)).strftime("%Y-%m-%dT%H:%M:%SZ")
+#: Only loopback links are checked; every other host is the internet, never reached.
+LINK_RULES = """\
+ignore:
+  patterns:
+    - "^https?://(?!127\\\\.0\\\\.0\\\\.1[:/])"
+"""
+
+
+@dataclass
+class Ran:
+    """One command's exit status and output."""
+
+    status: int
+    out: str
+    err: str
+
+
+@dataclass
+class World:
+    """The tree, the doubles and the list's file in it."""
+
+    root: Path
+    file: Path
+    arxiv: ArxivDouble
+    github: GithubDouble
+    web: WebDouble
+    server: LoopbackServer
+    planted: dict[str, set[str]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The list's path as curator names it (relative to the tree)."""
+        return self.file.relative_to(self.root).as_posix()
+
+    def text(self) -> str:
+        """The list's text now."""
+        return self.file.read_bytes().decode("utf-8-sig")
+
+    def run(self, *args: str) -> Ran:
+        """`curator ARGS` in the tree; its status and output."""
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            status = main(list(args))
+        return Ran(status, out.getvalue(), err.getvalue())
+
+    def fix(self, *args: str) -> Ran:
+        """`curator fix LIST ARGS`."""
+        return self.run("fix", self.name, *args)
+
+    def check(self) -> dict[str, object]:
+        """`curator check LIST --format json`, parsed."""
+        ran = self.run("check", self.name, "--format", "json", "--fail-on", "never")
+        assert ran.status == 0, ran.err
+        report: dict[str, object] = json.loads(ran.out)
+        return report
+
+    def paper(self, base: str, title: str, published: str) -> None:
+        """A paper the arXiv double knows."""
+        self.arxiv.papers[base] = Paper(base, title, published=published)
+
+
+def make_world(
+    server: LoopbackServer, tmp: Path, monkeypatch: pytest.MonkeyPatch, source: Path | str,
+    name: str = "README.md",
+) -> World:  # fmt: skip
+    """A tree holding a copy of `source` (a file, a folder, or the text itself) under
+    `name`, doubles to seed, the environment pointing curator at them, the tree as working
+    folder."""
+    file = tmp / name
+    file.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(source, Path) and source.is_dir():
+        shutil.copytree(source, file)
+    elif isinstance(source, Path):
+        shutil.copyfile(source, file)
+    else:
+        file.write_bytes(source.encode("utf-8"))
+    (tmp / "rules").mkdir(exist_ok=True)
+    (tmp / "rules" / "links.yaml").write_text(LINK_RULES, encoding="utf-8")
+    arxiv = ArxivDouble()
+    endpoint = arxiv.install(server)
+    github = GithubDouble(server, token=TOKEN)
+    web = WebDouble(server)
+    world = World(tmp, file, arxiv, github, web, server)
+    monkeypatch.chdir(tmp)
+    for key, value in {
+        "CURATOR_ARXIV_API_URL": endpoint,
+        "GITHUB_API_URL": github.api_url,
+        "GITHUB_GRAPHQL_URL": github.graphql_url,
+        "GITHUB_TOKEN": TOKEN,
+        "CURATOR_ALLOW_PRIVATE_HOSTS": "1",
+        "CURATOR_CACHE": str(tmp / ".cache.sqlite"),
+    }.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    return world
+
+
+def seed(world: World, entries: tuple[Entry, ...]) -> None:
+    """Every paper the entries link as the list states it, every repository, found."""
+    stated = {e.subject: e for e in entries if e.kind is Kind.PAPER}
+    linked = {lk.subject: lk.url for e in entries for lk in e.links}
+    for subject in sorted(s for s in linked if s.startswith("arxiv:")):
+        base = subject.removeprefix("arxiv:")
+        entry = stated.get(subject)
+        title = entry.title if entry is not None and entry.title else f"A Linked Paper {base}"
+        world.paper(base, title, published(entry.date if entry else "", base))
+    for subject in sorted(s for s in linked if s.startswith("github:")):
+        repo = github_repo(linked[subject])
+        name = f"{repo[0]}/{repo[1]}" if repo else subject.removeprefix("github:")
+        world.github.add(name, license="MIT", pushed_at=PUSHED)
+
+
+def published(date: str, base: str, months_later: int = 0) -> str:
+    """A v1 timestamp that agrees with the listed date (else the ID's month), shifted."""
+    stated = date or f"20{base[:2]}-{base[2:4]}"
+    year, month = int(stated[:4]), int(stated[5:7] or 6) + months_later
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    day = stated[8:10] if len(stated) >= 10 else "10"
+    return f"{year:04d}-{month:02d}-{day}T12:00:00Z"
+
+
+def findings(report: dict[str, object]) -> set[tuple[str, str]]:
+    """(code, subject) of every finding of a JSON report."""
+    found = report["findings"]
+    assert isinstance(found, list)
+    return {(f["code"], f["subject"]) for f in found}

@@ -1,0 +1,100 @@
+"""ArxivTitles against the loopback arXiv double: titles asked in one search per 20, matched
+exactly, kept in the cache; an outage or refusal leaves them unverified and uncached."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from curator.options import Options
+from curator.resolvers.arxiv_titles import PER_QUERY, ArxivTitles, batches, query, title_subject
+from curator.resolvers.cache import Cache
+from curator.resolvers.interface import Counter, Found, NotFound, Unverified
+from tests.doubles.arxiv import ArxivDouble, Paper
+from tests.doubles.server import LoopbackServer
+
+TITLE = "MemGPT: Towards LLMs as Operating Systems"
+
+
+@pytest.fixture
+def double(loopback: LoopbackServer) -> ArxivDouble:
+    arxiv = ArxivDouble()
+    arxiv.install(loopback)
+    arxiv.papers["2310.08560"] = Paper("2310.08560", TITLE, published="2023-10-12T17:51:32Z")
+    arxiv.papers["2401.00001"] = Paper(
+        "2401.00001", "MemGPT Towards LLMs as Operating Systems: A Reply"
+    )
+    arxiv.papers["2402.00001"] = Paper("2402.00001", "Twin Title Paper About Agent Memory")
+    arxiv.papers["2402.00002"] = Paper("2402.00002", "Twin Title Paper about Agent Memory")
+    return arxiv
+
+
+def searcher(double: ArxivDouble, tmp: Path, **changes: object) -> tuple[ArxivTitles, Counter]:
+    counter = Counter()
+    options = replace(
+        Options(),
+        arxiv_api_url=double.server.url + "/api/query",
+        arxiv_delay=0.0,
+        service_budget=10.0,
+        timeout=5.0,
+        **changes,  # type: ignore[arg-type]
+    )
+    return ArxivTitles(options, Cache(tmp / "cache.sqlite"), counter), counter
+
+
+def test_one_search_for_many_titles_and_exact_matches_only(
+    double: ArxivDouble, tmp_path: Path
+) -> None:
+    titles = [TITLE, "Twin Title Paper About Agent Memory", "A Title No Paper Carries At All"]
+    subjects = [title_subject(t) for t in titles]
+    titles_searcher, counter = searcher(double, tmp_path)
+    got = titles_searcher.resolve(subjects)
+    assert len(double.searches()) == 1 and counter.get("arxiv") == 1
+    one = got[subjects[0]]
+    assert isinstance(one, Found)
+    assert [p["id"] for p in one.meta["papers"]] == ["2310.08560"]  # not the "Reply" paper
+    two = got[subjects[1]]
+    assert isinstance(two, Found) and len(two.meta["papers"]) == 2
+    assert isinstance(got[subjects[2]], NotFound)
+    # Kept: asked again, nothing is sent (a title no paper has: only for ttl_not_found).
+    again, counter2 = searcher(double, tmp_path)
+    assert again.resolve(subjects[:2]) == {s: got[s] for s in subjects[:2]}
+    assert len(double.searches()) == 1 and counter2.get("cache_hits") == 2
+
+
+def test_an_outage_leaves_every_title_unverified_and_nothing_kept(
+    double: ArxivDouble, tmp_path: Path
+) -> None:
+    double.refuse_search = "too complex"
+    subjects = [title_subject(TITLE)]
+    titles_searcher, _ = searcher(double, tmp_path)
+    got = titles_searcher.resolve(subjects)
+    assert isinstance(got[subjects[0]], Unverified)
+    assert titles_searcher.notes == [
+        "arXiv's title search failed: arXiv refused the query: too complex"
+    ]
+    double.refuse_search = ""
+    fresh, _ = searcher(double, tmp_path)
+    assert isinstance(fresh.resolve(subjects)[subjects[0]], Found)
+
+
+def test_offline_a_title_not_kept_is_unverified_and_nothing_is_sent(
+    double: ArxivDouble, tmp_path: Path
+) -> None:
+    titles_searcher, counter = searcher(double, tmp_path, offline=True)
+    subject = title_subject(TITLE)
+    assert isinstance(titles_searcher.resolve([subject])[subject], Unverified)
+    assert double.requests() == [] and counter.get("arxiv") == 0
+
+
+def test_titles_are_grouped_into_short_queries() -> None:
+    subjects = [title_subject(f"Paper number {i} about agent memory") for i in range(45)]
+    groups = batches(subjects)
+    assert [len(g) for g in groups] == [PER_QUERY, PER_QUERY, 5]
+    assert query(groups[2][:2]) == (
+        'ti:"paper number 40 about agent memory" OR ti:"paper number 41 about agent memory"'
+    )
+    long = [title_subject(("word " * 300) + str(i)) for i in range(3)]
+    assert [len(g) for g in batches(long)] == [1, 1, 1]
