@@ -28,11 +28,12 @@ from tests.doubles.web import WebDouble
 
 TOKEN = "ghp_fix_token"
 PUSHED = (datetime.now(UTC) - timedelta(days=10)).strftime("%Y-%m-%dT%H:%M:%SZ")
-#: Only loopback links are checked; every other host is the internet, never reached.
+#: Only loopback links are checked; every named host is the internet, never reached (RE2
+#: has no look-ahead: a host that starts with a letter is not 127.0.0.1).
 LINK_RULES = """\
 ignore:
   patterns:
-    - "^https?://(?!127\\\\.0\\\\.0\\\\.1[:/])"
+    - "^https?://[A-Za-z]"
 """
 
 

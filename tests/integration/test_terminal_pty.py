@@ -240,9 +240,10 @@ def test_real_findings_from_the_services_fit(
     assert run.status == 1
     assert "data/papers.yaml:3: error arxiv-title-mismatch" in text
     assert "data/papers.yaml:7: error arxiv-not-found" in text
-    assert "→ MemoryBank: Enhancing" in text
     assert "→ https://github.com/new/bank" in text
     flat = " ".join(line.strip() for line in run.lines)
+    # Another paper's title (few words in common) is never suggested: it is the evidence.
+    assert "→ MemoryBank" not in text and "arXiv: 'MemoryBank: Enhancing" in flat
     assert re.search(r"\(1 arXiv, 2 GitHub \(2 REST\) requests\)", flat)
     assert run.widest() <= 80
     assert str(listed) not in run.out
