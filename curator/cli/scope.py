@@ -101,8 +101,10 @@ def run_scope_train(args: argparse.Namespace) -> int:
     command = " ".join(["curator scope train", *args.records, "--out", args.out])
     scorer = train_files(args.records, rules, Path(args.out), command)
     about = scorer.provenance
+    words = len(scorer.lexical.weights) if scorer.lexical is not None else 0
     print(
-        f"{args.out}: {len(scorer.weights)} signal weights from {about['examples']} gate-passing "
-        f"records ({about['includes']} include), include threshold {scorer.threshold:.3f}"
+        f"{args.out}: {len(scorer.weights)} signal weights and {words} lexical terms from "
+        f"{about['examples']} gate-passing records ({about['includes']} include), include "
+        f"threshold {scorer.threshold:.3f}"
     )
     return 0

@@ -103,7 +103,8 @@ def _num(x: float, exact: bool) -> float:
 
 @dataclass(frozen=True)
 class Contribution:
-    """What the scorer made of a paper's signals: P(include), its two thresholds, the signals."""
+    """What the scorer made of a paper: P(include), its two thresholds, the signals, and (with
+    a lexical view) each view's own P(include) and the words that weighed most."""
 
     score: float
     #: P(include) at or above which strong evidence gives include.
@@ -111,6 +112,11 @@ class Contribution:
     #: P(include) at or above which a proven exclusion is sent to review instead.
     veto: float
     signals: tuple[Weighed, ...]
+    #: The signal view's P(include) and the lexical view's, when the scorer combines the two.
+    signal_score: float | None = None
+    lexical_score: float | None = None
+    #: The lexical view's heaviest words and word pairs for and against, with their sentences.
+    terms: tuple[Weighed, ...] = ()
 
     @property
     def include(self) -> bool:
@@ -119,8 +125,8 @@ class Contribution:
 
     @property
     def vetoes(self) -> bool:
-        """True when the score is too high for an exclusion to stand."""
-        return self.score >= self.veto
+        """True when the score, or the signal view's own, is too high for an exclusion."""
+        return max(self.score, self.signal_score or 0.0) >= self.veto
 
     def strongest(self, sign: int, n: int = 2) -> tuple[Weighed, ...]:
         """The `n` signals that weigh most for (sign 1) or against (sign -1) include."""
@@ -130,12 +136,19 @@ class Contribution:
     def as_dict(self, exact: bool = False) -> dict[str, Any]:
         """JSON shape (inside the report entry's `scope`): numbers to 4 places, or `exact`
         (as the cache keeps them, so that `from_dict` gives this contribution back)."""
-        return {
+        out: dict[str, Any] = {
             "score": _num(self.score, exact),
             "threshold": _num(self.threshold, exact),
             "veto": _num(self.veto, exact),
             "signals": [w.as_dict(exact) for w in self.signals],
         }
+        if self.signal_score is not None:
+            out["signal_score"] = _num(self.signal_score, exact)
+        if self.lexical_score is not None:
+            out["lexical_score"] = _num(self.lexical_score, exact)
+        if self.terms:
+            out["terms"] = [w.as_dict(exact) for w in self.terms]
+        return out
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Contribution:
@@ -145,7 +158,14 @@ class Contribution:
             float(raw["threshold"]),
             float(raw["veto"]),
             tuple(Weighed.from_dict(w) for w in raw["signals"]),
+            _optional(raw.get("signal_score")),
+            _optional(raw.get("lexical_score")),
+            tuple(Weighed.from_dict(w) for w in raw.get("terms") or ()),
         )
+
+
+def _optional(value: Any) -> float | None:
+    return float(value) if value is not None else None
 
 
 @dataclass(frozen=True)
@@ -218,6 +238,19 @@ _QUOTE_SCHEMA = {
     },
 }
 _STRINGS = {"type": "array", "items": {"type": "string"}}
+_WEIGHED = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["name", "value", "weight"],
+        "properties": {
+            "name": {"type": "string"},
+            "value": {"type": "number"},
+            "weight": {"type": "number"},
+            "quote": _QUOTE_SCHEMA,
+        },
+    },
+}
 #: What `Decision.as_dict` writes, for readers of a saved (untrusted) report.
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -240,19 +273,10 @@ SCHEMA: dict[str, Any] = {
                 "score": {"type": "number"},
                 "threshold": {"type": "number"},
                 "veto": {"type": "number"},
-                "signals": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["name", "value", "weight"],
-                        "properties": {
-                            "name": {"type": "string"},
-                            "value": {"type": "number"},
-                            "weight": {"type": "number"},
-                            "quote": _QUOTE_SCHEMA,
-                        },
-                    },
-                },
+                "signals": _WEIGHED,
+                "signal_score": {"type": "number"},
+                "lexical_score": {"type": "number"},
+                "terms": _WEIGHED,
             },
         },
     },

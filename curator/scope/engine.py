@@ -20,6 +20,7 @@ from curator.scope.matching import Hit, find_hits, sentences
 from curator.scope.rules import VERDICT_CODES, Kind, Rule, ScopeRules, load_rules
 from curator.scope.signals import (
     LM_SENSE,
+    MEMORY_COMPONENT,
     MEMORY_IN_CONTRIBUTION,
     MEMORY_IN_TITLE,
     MEMORY_NAMED,
@@ -59,7 +60,7 @@ def decide(paper: PaperText, rules: ScopeRules) -> Decision:
         )
         return _decision(rules.gate, rules.gate.verdict, "abstract", reason)
     reading = read(paper, rules, gate_hits)
-    weighed = rules.scorer.weigh(reading) if rules.scorer is not None else None
+    weighed = rules.scorer.weigh(reading, paper) if rules.scorer is not None else None
     return _after_gate(Case(paper, rules, gate_hits, reading, weighed))
 
 
@@ -148,13 +149,20 @@ def _excluded(case: Case) -> Decision | None:
 def strong(reading: Reading, rules: ScopeRules, scored: bool) -> list[str]:
     """What strong evidence for include lacks ([] when it is all there).
 
-    Memory is the contribution (title, contribution sentence or a method named after it), in
-    a language model's or an agent's sense, of a named owner; no class outside language models
-    fires. Without a scorer to weigh them, no exclusion class at all may fire.
+    Memory is the contribution (title, contribution sentence or a method named after it, and
+    not one item of a list of components), in a language model's or an agent's sense, of a
+    named owner; no class outside language models, no class the policy leaves to a maintainer
+    (`blocks_include`) and no skill gate fires. Without a scorer to weigh them, no exclusion
+    class at all may fire.
     """
     lacking = []
     if not any(reading.value(n) for n in (MEMORY_IN_TITLE, MEMORY_IN_CONTRIBUTION, MEMORY_NAMED)):
         lacking.append("memory is not named in the title or the contribution sentence")
+    elif reading.value(MEMORY_COMPONENT):
+        lacking.append(
+            "memory is one item of a list of components in the contribution sentence and not in "
+            "the title"
+        )
     if not reading.value(LM_SENSE):
         lacking.append("no memory word is a language model's or an agent's memory")
     if reading.value(NO_SUBJECT):
@@ -163,7 +171,7 @@ def strong(reading: Reading, rules: ScopeRules, scored: bool) -> list[str]:
         rule = rules.by_id(signal.rule)
         if not signal.value or rule is None or rule.kind not in (Kind.EXCLUSION, Kind.SKILL):
             continue
-        if rule.off_topic or rule.kind is Kind.SKILL or not scored:
+        if rule.off_topic or rule.blocks_include or rule.kind is Kind.SKILL or not scored:
             lacking.append(f"{rule.id} fires")
     return lacking
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from curator.model import Verdict
+from curator.scope.decision import Weighed
 from curator.scope.engine import SCORER_ID, Decision, PaperText, decide, strong
 from curator.scope.rules import Kind, Pattern, ScopeRules
 from curator.scope.signals import read, rule_hits
@@ -35,6 +36,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "include at >= {th:.3f}, a proven exclusion stands below {veto:.3f}",
         "scorer_off": "not used: no scorer beside the rules",
         "signal_rows": "Signals (value x weight = effect on the log-odds)",
+        "signal_view": "signal view P = logistic({bias:+.2f} {sum}) = {score:.3f}",
+        "stacked": "P(include) = logistic({bias:+.2f} {ws:+.2f} x logit({sp:.3f}) "
+        "{wl:+.2f} x logit({lp:.3f})) = {score:.3f}; include at >= {th:.3f}, a proven "
+        "exclusion stands below {veto:.3f} (combined and signal view)",
+        "term_rows": "Lexical view P = {lp:.3f}; heaviest words "
+        "(value x weight = effect on its log-odds, bias {bias:+.2f})",
     },
     "zh": {
         "verdict": "结论",
@@ -61,6 +68,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "低于 {veto:.3f} 时规则证明的排除才成立",
         "scorer_off": "未使用：规则旁没有评分器",
         "signal_rows": "信号（取值 x 权重 = 对对数几率的影响）",
+        "signal_view": "信号视角概率 = logistic({bias:+.2f} {sum}) = {score:.3f}",
+        "stacked": "收录概率 = logistic({bias:+.2f} {ws:+.2f} x logit({sp:.3f}) "
+        "{wl:+.2f} x logit({lp:.3f})) = {score:.3f}；>= {th:.3f} 可收录，"
+        "合并概率与信号视角概率都低于 {veto:.3f} 时规则证明的排除才成立",
+        "term_rows": "词汇视角概率 = {lp:.3f}；权重最大的词（取值 x 权重 = 对其对数几率的影响，"
+        "偏置 {bias:+.2f}）",
     },
 }
 
@@ -195,24 +208,41 @@ _SIGNAL_KINDS = (Kind.EXCLUSION, Kind.SKILL)
 
 
 def _scorer_step(d: Decision, rules: ScopeRules, lang: str) -> list[str]:
-    """Step 6: every signal with its weight, and how they combined into P(include)."""
+    """Step 6: every signal with its weight, the lexical view's heaviest words, and how the
+    views combined into P(include)."""
     t = _TEXT[lang]
     head = f"  6. {t['scorer']} ({SCORER_ID}): "
-    seen = d.scorer
-    if seen is None or rules.scorer is None:
+    seen, scorer = d.scorer, rules.scorer
+    if seen is None or scorer is None:
         return [head + t["scorer_off"]]
     total = " ".join(f"{w.effect:+.2f}" for w in seen.signals if w.effect)
-    lines = [
-        head
-        + t["combined"].format(
-            bias=rules.scorer.bias, sum=total, score=seen.score, th=seen.threshold, veto=seen.veto
-        ),
-        f"     {t['signal_rows']}:",
+    cuts = {"score": seen.score, "th": seen.threshold, "veto": seen.veto}
+    stack = scorer.stack
+    if stack is None or seen.signal_score is None or seen.lexical_score is None:
+        lines = [head + t["combined"].format(bias=scorer.bias, sum=total, **cuts)]
+    else:
+        sp, lp = seen.signal_score, seen.lexical_score
+        lines = [
+            head
+            + t["stacked"].format(
+                bias=stack.bias, ws=stack.signals, sp=sp, wl=stack.lexical, lp=lp, **cuts
+            ),
+            "     " + t["signal_view"].format(bias=scorer.bias, sum=total, score=sp),
+        ]
+    lines.append(f"     {t['signal_rows']}:")
+    lines += [
+        _weighed_line(w) for w in sorted(seen.signals, key=lambda w: -abs(w.effect)) if w.value
     ]
-    for w in sorted(seen.signals, key=lambda w: -abs(w.effect)):
-        if not w.value:
-            continue
-        q = w.quote
-        where = f' [{q.field} {q.start}-{q.end}] "{_one_line(q.text)}"' if q else ""
-        lines.append(f"     - {w.name}: {w.value:.2f} x {w.weight:+.2f} = {w.effect:+.2f}{where}")
+    if seen.terms and scorer.lexical is not None and seen.lexical_score is not None:
+        bias = scorer.lexical.bias
+        lines.append("     " + t["term_rows"].format(lp=seen.lexical_score, bias=bias) + ":")
+        lines += [_weighed_line(w, quoted=True) for w in seen.terms]
     return lines
+
+
+def _weighed_line(w: Weighed, quoted: bool = False) -> str:
+    """One signal or word: value x weight = effect, and the sentence it comes from."""
+    q = w.quote
+    where = f' [{q.field} {q.start}-{q.end}] "{_one_line(q.text)}"' if q else ""
+    name = f'"{w.name}"' if quoted else w.name
+    return f"     - {name}: {w.value:.2f} x {w.weight:+.2f} = {w.effect:+.2f}{where}"

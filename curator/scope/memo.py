@@ -25,13 +25,14 @@ from curator.scope.rules import ScopeRules
 #: The cache's service name for decisions.
 SERVICE = "scope"
 #: The code a decision depends on: the scope engine and the verdicts and codes it names.
-_ENGINE = (
+ENGINE_FILES = (
     "scope/decision.py",
     "scope/engine.py",
     "scope/matching.py",
     "scope/rules.py",
     "scope/scorer.py",
     "scope/signals.py",
+    "scope/lexical.py",
     "codes.py",
     "model.py",
 )
@@ -40,7 +41,7 @@ _ENGINE = (
 def engine_digest() -> str | None:
     """A digest of the engine's source and the Python running it (its `re` and Unicode data
     decide what a phrase matches); None when the source cannot be read (then nothing is kept)."""
-    return code_digest(_ENGINE)
+    return code_digest(ENGINE_FILES)
 
 
 def stored(decision: Decision) -> dict[str, Any]:

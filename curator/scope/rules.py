@@ -94,6 +94,9 @@ class Rule:
     #: An exclusion class wholly outside language models (physics, pure vision, hardware):
     #: it proves an exclusion when the paper names no language model or agent at all.
     off_topic: bool = False
+    #: An exclusion class the policy says a maintainer must judge (it is not memory research
+    #: unless a person finds memory to be the object): when it fires the paper is not included.
+    blocks_include: bool = False
     #: A core rule that names who owns the memory (a language model, an agent); false for
     #: one that names a kind of paper (a benchmark, a survey).
     owner: bool = True
@@ -264,6 +267,7 @@ _RULE_KEYS = {
     "unless",
     "memory_sense",
     "off_topic",
+    "blocks_include",
     "owner",
     "cue",
     "verdict",
@@ -311,6 +315,7 @@ def _rule(item: Any, name: str, parent_line: int) -> Rule:
         unless=_patterns(item, "unless", where, name),
         memory_sense=bool(item.get("memory_sense", False)),
         off_topic=bool(item.get("off_topic", False)),
+        blocks_include=_blocks_include(item, kind, where, name),
         owner=bool(item.get("owner", True)),
         cue=_cue(item, kind, where, name),
         verdict=verdict,
@@ -319,6 +324,15 @@ def _rule(item: Any, name: str, parent_line: int) -> Rule:
         reason_codes=tuple(str(c) for c in _list(item, "reason_codes", where, name)),
         aspects=_aspects(item, kind, where, name),
     )
+
+
+def _blocks_include(item: LocatedMap, kind: Kind, where: str, name: str) -> bool:
+    """`blocks_include`: only exclusion rules take it."""
+    raw = item.get("blocks_include", False)
+    if raw and kind is not Kind.EXCLUSION:
+        line = item.line_of("blocks_include")
+        raise InputError(where + "only rules of kind exclusion take `blocks_include`", name, line)
+    return bool(raw)
 
 
 def _cue(item: LocatedMap, kind: Kind, where: str, name: str) -> Cue | None:

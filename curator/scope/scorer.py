@@ -1,10 +1,15 @@
-"""The learned scope scorer: one weight per signal, a bias and two thresholds, in pure Python.
+"""The learned scope scorer: the signal view, the lexical view and how they combine, in pure Python.
 
-The scorer weighs the signals of a gate-passing paper (curator/scope/signals.py) into the
-probability that the maintainers include it. It never decides alone: include needs strong
-evidence from the signals as well as a score at or above `threshold`, and a score at or above
-`veto` sends an exclusion the rules prove to review instead. The file is data (JSON) written
-by `curator scope train`; see curator/scope/train.py.
+The scorer turns a gate-passing paper into the probability that the maintainers include it.
+Two independent views read the paper: the signal view weighs the policy's named signals
+(curator/scope/signals.py), one weight each; the lexical view weighs the words and word pairs
+of the title and abstract (curator/scope/lexical.py). A stacked logistic regression combines
+their log-odds into P(include). The scorer never decides alone: include needs strong evidence
+from the signals as well as P(include) at or above `threshold`, and a score (combined, or the
+signal view's own) at or above `veto` sends an exclusion the rules prove to review instead.
+
+The file is data (JSON) written by `curator scope train`; see curator/scope/train.py. Format
+/3 carries both views; a /2 file (the signal view alone) is still read.
 """
 
 from __future__ import annotations
@@ -18,15 +23,33 @@ from typing import Any
 from curator.config_files import ConfigFiles, WorkingTree
 from curator.errors import InputError
 from curator.json_text import parse_json
-from curator.scope.decision import Contribution, Weighed
+from curator.scope.decision import Contribution, PaperText, Weighed
+from curator.scope.lexical import Lexical, features, logistic, logit
 from curator.scope.signals import Reading
 
-FORMAT = "curator-scope-scorer/2"
+FORMAT = "curator-scope-scorer/3"
+#: The earlier format: the signal view alone.
+FORMAT_SIGNALS = "curator-scope-scorer/2"
+
+
+@dataclass(frozen=True)
+class Stack:
+    """How the two views combine: weights on each view's log-odds, and a bias."""
+
+    signals: float
+    lexical: float
+    bias: float
+
+    def probability(self, signal_p: float, lexical_p: float) -> float:
+        """P(include) from the two views' probabilities."""
+        return logistic(
+            self.bias + self.signals * logit(signal_p) + self.lexical * logit(lexical_p)
+        )
 
 
 @dataclass(frozen=True)
 class Scorer:
-    """Logistic-regression weights over the named signals, with the two thresholds."""
+    """The signal view's weights, the lexical view, their combination and the two thresholds."""
 
     weights: Mapping[str, float]
     bias: float
@@ -34,40 +57,53 @@ class Scorer:
     veto: float
     provenance: Mapping[str, Any] = field(default_factory=dict)
     path: str = ""
+    lexical: Lexical | None = None
+    stack: Stack | None = None
 
     def probability(self, features: Mapping[str, float]) -> float:
-        """P(maintainers include) for a paper with these signal values."""
+        """The signal view's P(maintainers include) for a paper with these signal values."""
         z = self.bias + sum(v * self.weights.get(k, 0.0) for k, v in sorted(features.items()))
         return logistic(z)
 
-    def weigh(self, reading: Reading) -> Contribution:
-        """The scorer's view of one reading: the score and every signal with its weight."""
+    def weigh(self, reading: Reading, paper: PaperText) -> Contribution:
+        """The scorer's view of one paper: the score, every signal with its weight, and (with
+        a lexical view) each view's score and the words that weighed most."""
         signals = tuple(
             Weighed(s.name, s.value, self.weights.get(s.name, 0.0), s.quote)
             for s in reading.signals
         )
-        score = self.probability(reading.features())
-        return Contribution(score, self.threshold, self.veto, signals)
-
-
-def logistic(z: float) -> float:
-    """1 / (1 + e^-z), without overflow."""
-    if z >= 0:
-        return 1 / (1 + math.exp(-z))
-    e = math.exp(z) if z > -700 else 0.0
-    return e / (1 + e)
+        signal_p = self.probability(reading.features())
+        if self.lexical is None or self.stack is None:
+            return Contribution(signal_p, self.threshold, self.veto, signals)
+        seen = features(paper)
+        lexical_p = self.lexical.probability(seen)
+        score = self.stack.probability(signal_p, lexical_p)
+        terms = self.lexical.terms(paper, seen)
+        return Contribution(score, self.threshold, self.veto, signals, signal_p, lexical_p, terms)
 
 
 def scorer_data(scorer: Scorer) -> dict[str, Any]:
-    """The JSON document of a scorer (weights sorted by signal, rounded)."""
-    return {
-        "format": FORMAT,
+    """The JSON document of a scorer (weights sorted by name, rounded)."""
+    out: dict[str, Any] = {
+        "format": FORMAT if scorer.lexical is not None else FORMAT_SIGNALS,
         "provenance": dict(scorer.provenance),
         "threshold": round(scorer.threshold, 6),
         "veto": round(scorer.veto, 6),
         "bias": round(scorer.bias, 6),
         "weights": {t: round(w, 6) for t, w in sorted(scorer.weights.items())},
     }
+    if scorer.lexical is not None and scorer.stack is not None:
+        stack = scorer.stack
+        out["stack"] = {
+            "signals": round(stack.signals, 6),
+            "lexical": round(stack.lexical, 6),
+            "bias": round(stack.bias, 6),
+        }
+        out["lexical"] = {
+            "bias": round(scorer.lexical.bias, 6),
+            "weights": {t: round(w, 6) for t, w in sorted(scorer.lexical.weights.items())},
+        }
+    return out
 
 
 def load_scorer(path: Path) -> Scorer:
@@ -93,20 +129,10 @@ def scorer_from_text(text: str, name: str) -> Scorer:
 
 def parse_scorer(data: Any, name: str) -> Scorer:
     """A Scorer from its JSON document, every value checked."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_SIGNALS):
         raise InputError(f"not a scope scorer (expected format {FORMAT!r})", name)
-    weights = data.get("weights")
-    if not isinstance(weights, dict) or not weights:
-        raise InputError("`weights` must map signal names to numbers", name)
-    clean: dict[str, float] = {}
-    for signal, weight in weights.items():
-        number = _number(weight)
-        if number is None:
-            raise InputError(f"weight of {signal!r} is not a finite number", name)
-        clean[str(signal)] = number
-    bias = _number(data.get("bias"))
-    if bias is None:
-        raise InputError("`bias` must be a finite number", name)
+    clean = _weights(data.get("weights"), "weights", name)
+    bias = _required(data, "bias", name)
     cuts = {key: _number(data.get(key)) for key in ("threshold", "veto")}
     for key, cut in cuts.items():
         if cut is None or not 0 < cut < 1:
@@ -116,7 +142,42 @@ def parse_scorer(data: Any, name: str) -> Scorer:
         raise InputError("`provenance` must be a mapping", name)
     threshold, veto = cuts["threshold"], cuts["veto"]
     assert threshold is not None and veto is not None  # checked just above
-    return Scorer(clean, bias, threshold, veto, provenance, name)
+    lexical, stack = _views(data, name) if data["format"] == FORMAT else (None, None)
+    return Scorer(clean, bias, threshold, veto, provenance, name, lexical, stack)
+
+
+def _views(data: dict[str, Any], name: str) -> tuple[Lexical, Stack]:
+    """The lexical view and the stack of a /3 file."""
+    raw, stack = data.get("lexical"), data.get("stack")
+    if not isinstance(raw, dict):
+        raise InputError("`lexical` must map `bias` and `weights`", name)
+    if not isinstance(stack, dict):
+        raise InputError("`stack` must map `signals`, `lexical` and `bias` to numbers", name)
+    lexical = Lexical(
+        _weights(raw.get("weights"), "lexical.weights", name), _required(raw, "bias", name)
+    )
+    parts = [_required(stack, key, name) for key in ("signals", "lexical", "bias")]
+    return lexical, Stack(*parts)
+
+
+def _weights(weights: Any, key: str, name: str) -> dict[str, float]:
+    """A mapping of names to finite numbers."""
+    if not isinstance(weights, dict) or not weights:
+        raise InputError(f"`{key}` must map names to numbers", name)
+    clean: dict[str, float] = {}
+    for term, weight in weights.items():
+        number = _number(weight)
+        if number is None:
+            raise InputError(f"weight of {term!r} is not a finite number", name)
+        clean[str(term)] = number
+    return clean
+
+
+def _required(data: dict[str, Any], key: str, name: str) -> float:
+    number = _number(data.get(key))
+    if number is None:
+        raise InputError(f"`{key}` must be a finite number", name)
+    return number
 
 
 def _number(value: Any) -> float | None:

@@ -23,6 +23,7 @@ MEMORY_IN_CONTRIBUTION = "memory-in-contribution"
 MEMORY_NAMED = "memory-named-method"
 MEMORY_OPENING = "memory-in-opening"
 MEMORY_SHARE = "memory-share"
+MEMORY_COMPONENT = "memory-one-component"
 LM_SENSE = "memory-lm-sense"
 OTHER_SENSE = "memory-other-sense"
 OPERATION = "memory-operation"
@@ -35,6 +36,8 @@ MEANING = {
     MEMORY_NAMED: "the title names the method after memory (Mem...)",
     MEMORY_OPENING: "the abstract opens on memory",
     MEMORY_SHARE: "share of abstract sentences that name memory",
+    MEMORY_COMPONENT: "memory is one item of a list of components in the contribution sentence, "
+    "not in the title, in at most a third of the sentences",
     LM_SENSE: "a memory word is a language model's or an agent's memory",
     OTHER_SENSE: "share of memory words in another sense (hardware, physical, LSTM)",
     OPERATION: "a memory sentence names an operation on memory (write, recall, forget ...)",
@@ -44,6 +47,15 @@ MEANING = {
 # A method named after memory: `Mem` or `MEM` as a name part (MemFold, CAVE-Mem, ReMem, MEMO),
 # not the start of an ordinary word (Memory, Members, Memento).
 _MEMORY_NAME = re.compile(r"(?<![A-Za-z])\w*(?<![a-z])(?:Mem|MEM)(?![a-z]{2})\w*|\w+Mem(?![a-z])")
+
+# Memory named as one item of a list ("A, B, and C"; "A, B or C") is one component among
+# others (the policy: "附带模块" / incidental components do not qualify). The sentence is read
+# as words and separators, once, left to right.
+_LIST_TOKEN = re.compile(r"[,;:()]|\b(?:and|or|as well as)\b|[A-Za-z][\w'/-]*")
+#: The most words a list item has (a longer stretch is a clause, not an item).
+ITEM_WORDS = 4
+#: The largest share of memory sentences at which a listed memory is still one component.
+COMPONENT_SHARE = 1 / 3
 
 
 @dataclass(frozen=True)
@@ -145,7 +157,8 @@ def _centrality(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> li
     in_title = [h for h in gate_hits if h.field == "title"]
     parts = sentences(abstract)
     with_memory = [(a, b) for a, b in parts if any(_within(h, "abstract", a, b) for h in gate_hits)]
-    contribution = _contribution(paper, rules, with_memory)
+    stated = _contributions(paper, rules, with_memory)
+    contribution = stated[0] if stated else None
     named = _MEMORY_NAME.search(title)
     whole = _whole(title, gate)
     out = [
@@ -163,7 +176,70 @@ def _centrality(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> li
     first = with_memory[0] if with_memory else None
     quote = Quote("abstract", *first, abstract[first[0] : first[1]], gate) if first else None
     out.append(Signal(MEMORY_SHARE, round(share, 6), gate, quote))
+    # One component among others: every contribution sentence lists memory as one item.
+    listed = not in_title and not named and share <= COMPONENT_SHARE and bool(stated)
+    component = contribution if listed and all(_listed(q, gate_hits) for q in stated) else None
+    out.append(Signal(MEMORY_COMPONENT, 1.0 if component else 0.0, gate, component))
     return out
+
+
+def _listed(sentence: Quote, gate_hits: list[Hit]) -> bool:
+    """True when every memory word of the sentence is an item of a list of three or more."""
+    inside = [
+        h.start - sentence.start
+        for h in gate_hits
+        if _within(h, "abstract", sentence.start, sentence.end)
+    ]
+    items = list_items(sentence.text)
+    return bool(inside) and all(any(a <= i < b for a, b in items) for i in inside)
+
+
+def list_items(text: str) -> list[tuple[int, int]]:
+    """Spans of the items of every list of three or more short items in `text`.
+
+    Pieces are the runs of words between separators; a list is pieces joined by commas and a
+    final `and`/`or`, its inner pieces at most ITEM_WORDS words; the first item is the end of
+    the piece before the list, the last the start of the piece after the conjunction.
+    """
+    pieces: list[list[tuple[int, int]]] = [[]]
+    joins: list[str] = []  # between piece k and k + 1: ",", "and", ",and" or "|" (no list)
+    for m in _LIST_TOKEN.finditer(text):
+        word = m.group()
+        if word[0].isalpha() and word not in ("and", "or", "as well as"):
+            pieces[-1].append(m.span())
+        elif word == "," or word in ("and", "or", "as well as"):
+            link = "," if word == "," else "and"
+            if not pieces[-1] and joins and joins[-1] == "," and link == "and":
+                joins[-1] = ",and"  # the serial comma: ", and"
+            elif pieces[-1]:
+                joins.append(link)
+                pieces.append([])
+        elif pieces[-1]:
+            joins.append("|")
+            pieces.append([])
+    spans: list[tuple[int, int]] = []
+    for t, join in enumerate(joins):
+        if join not in ("and", ",and") or t + 1 >= len(pieces):
+            continue
+        first = t
+        while first > 0 and joins[first - 1] == "," and _item(text, pieces[first]):
+            first -= 1
+        if t + 2 - first < 3:
+            continue
+        head, tail = pieces[first][-ITEM_WORDS:], pieces[t + 1][:ITEM_WORDS]
+        spans.append((head[0][0], head[-1][1]))
+        spans += [(p[0][0], p[-1][1]) for p in pieces[first + 1 : t + 1] if p]
+        if tail:
+            spans.append((tail[0][0], tail[-1][1]))
+    return spans
+
+
+def _item(text: str, piece: list[tuple[int, int]]) -> bool:
+    """A piece that can be an inner list item: a few words, not an apposition ("X, a Y, and")."""
+    if not piece or len(piece) > ITEM_WORDS:
+        return False
+    a, b = piece[0]
+    return text[a:b].lower() not in ("a", "an")
 
 
 def _whole(title: str, rule: str) -> Quote:
@@ -174,19 +250,20 @@ def _within(hit: Hit, field: str, a: int, b: int) -> bool:
     return hit.field == field and a <= hit.start < b
 
 
-def _contribution(
+def _contributions(
     paper: PaperText, rules: ScopeRules, with_memory: list[tuple[int, int]]
-) -> Quote | None:
-    """The first abstract sentence that states the contribution and names memory."""
+) -> list[Quote]:
+    """Every abstract sentence that states the contribution and names memory."""
     cues = [p for r in rules.cues(Cue.CONTRIBUTION) for p in r.patterns]
     if not cues:
-        return None
+        return []
     abstract = paper.abstract or ""
     hits = find_hits(cues, paper, ["abstract"])
-    for a, b in with_memory:
-        if any(a <= h.start < b for h in hits):
-            return Quote("abstract", a, b, abstract[a:b], rules.gate.id)
-    return None
+    return [
+        Quote("abstract", a, b, abstract[a:b], rules.gate.id)
+        for a, b in with_memory
+        if any(a <= h.start < b for h in hits)
+    ]
 
 
 def _senses(

@@ -1,13 +1,16 @@
-"""Training the scope scorer from screening records: logistic regression over the signals.
+"""Training the scope scorer from screening records: two views and their combination.
 
 The examples are the records that carry the official abstract and pass the entry gate (the
 scorer only ever sees such papers); the label is the maintainers' decision (include = 1,
-exclude or hold = 0); the features are the signals (curator/scope/signals.py), a few dozen
-numbers in [0, 1], so the fit is a small Newton iteration in pure Python. The include
-threshold is chosen on out-of-fold scores of the training records alone: the lowest at which
-the papers with strong evidence that reach it are at least `precision` maintainer includes.
-The veto is fixed (the scorer leaning to include, 0.5 on a class-balanced fit): it only ever
-turns a proven exclusion into review.
+exclude or hold = 0). Two views are fitted, both class-balanced L2-regularised logistic
+regressions in pure Python: the signal view over the signals (curator/scope/signals.py, a few
+dozen numbers in [0, 1]: Newton steps) and the lexical view over the words and word pairs of
+the title and abstract (curator/scope/lexical.py: L-BFGS, the heaviest `lexical.top` kept).
+Out-of-fold scores of both views on the training records fit the stack (a logistic regression
+on the two log-odds) and choose the include threshold: the lowest combined score at which the
+papers with strong evidence that reach it are at least `precision` maintainer includes. The
+veto is fixed (the scorer leaning to include, 0.5 on a class-balanced fit): it only ever turns
+a proven exclusion into review.
 """
 
 from __future__ import annotations
@@ -15,39 +18,48 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from curator.errors import InputError
 from curator.scope.decision import PaperText
 from curator.scope.engine import strong
+from curator.scope.lexical import Features, Lexical, features, logistic, logit
+from curator.scope.lexical import Settings as LexicalSettings
+from curator.scope.lexical import fit as fit_lexical
 from curator.scope.records import Record, check_records, load_records
 from curator.scope.rules import ScopeRules, parse_rules
-from curator.scope.scorer import Scorer, logistic, scorer_data
+from curator.scope.scorer import Scorer, Stack, scorer_data
 from curator.scope.signals import read, rule_hits
 from curator.sources.text import read_text
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Training knobs; the defaults are what rules/scope-scorer.json was trained with."""
+    """Training knobs; the defaults are what rules/scope-scorer.json was trained with.
+
+    `lexical`: the lexical view's knobs, or None for the signal view alone (format /2).
+    """
 
     l2: float = 1.0
     folds: int = 5
     precision: float = 0.95
     veto: float = 0.5
     iterations: int = 25
+    lexical: LexicalSettings | None = field(default_factory=lambda: LexicalSettings(c=10.0))
 
 
 @dataclass(frozen=True)
 class Example:
-    """One gate-passing record: its signal values, label and whether its evidence is strong."""
+    """One gate-passing record: its signal values, label, whether its evidence is strong, and
+    its words for the lexical view."""
 
     id: str
     features: dict[str, float]
     label: int
     strong: bool
+    words: Features = field(default_factory=lambda: Features({}))
 
 
 def examples(records: Sequence[Record], rules: ScopeRules) -> list[Example]:
@@ -66,7 +78,8 @@ def examples(records: Sequence[Record], rules: ScopeRules) -> list[Example]:
             continue
         reading = read(paper, bare, hits)
         label = 1 if record.decision == "include" else 0
-        out.append(Example(record.id, reading.features(), label, not strong(reading, bare, True)))
+        ok = not strong(reading, bare, True)
+        out.append(Example(record.id, reading.features(), label, ok, features(paper)))
     return out
 
 
@@ -145,17 +158,49 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
+def folds(count: int, settings: Settings) -> list[tuple[list[int], list[int]]]:
+    """(training, held-out) positions of each fold: by position, every k-th example held out."""
+    k = max(2, min(settings.folds, count))
+    return [
+        ([i for i in range(count) if i % k != fold], list(range(fold, count, k)))
+        for fold in range(k)
+    ]
+
+
 def out_of_fold(items: Sequence[Example], settings: Settings) -> list[float]:
-    """Each example's probability from a model fitted without its fold (folds by position)."""
+    """Each example's signal-view probability from a fit without its fold."""
     probs = [0.0] * len(items)
-    k = max(2, min(settings.folds, len(items)))
-    for fold in range(k):
-        train = [e for i, e in enumerate(items) if i % k != fold]
-        weights, bias = fit(train, settings)
+    for kept, held in folds(len(items), settings):
+        weights, bias = fit([items[i] for i in kept], settings)
         model = Scorer(weights, bias, 0.5, 0.5)
-        for i in range(fold, len(items), k):
+        for i in held:
             probs[i] = model.probability(items[i].features)
     return probs
+
+
+def lexical_out_of_fold(items: Sequence[Example], settings: LexicalSettings) -> list[float]:
+    """Each example's lexical-view probability from a fit without its fold (the same folds)."""
+    probs = [0.0] * len(items)
+    for kept, held in folds(len(items), Settings()):
+        view = Lexical(
+            *fit_lexical([items[i].words for i in kept], [items[i].label for i in kept], settings)
+        )
+        for i in held:
+            probs[i] = view.probability(items[i].words)
+    return probs
+
+
+def fit_stack(
+    signal: Sequence[float], lexical: Sequence[float], labels: Sequence[int], settings: Settings
+) -> Stack:
+    """The combination of the two views' out-of-fold probabilities: a logistic regression on
+    their log-odds (class-balanced, L2 as the signal view)."""
+    rows = [
+        Example(str(i), {"signals": logit(s), "lexical": logit(x)}, y, True)
+        for i, (s, x, y) in enumerate(zip(signal, lexical, labels, strict=True))
+    ]
+    weights, bias = fit(rows, settings)
+    return Stack(weights.get("signals", 0.0), weights.get("lexical", 0.0), bias)
 
 
 def threshold(items: Sequence[Example], probs: Sequence[float], precision: float) -> float:
@@ -191,7 +236,6 @@ def train(
     if len({e.label for e in items}) < 2:
         raise InputError("training needs gate-passing records of both include and exclude/hold")
     probs = out_of_fold(items, settings)
-    cut = threshold(items, probs, settings.precision)
     weights, bias = fit(items, settings)
     about = dict(provenance or {})
     about.update(
@@ -199,7 +243,16 @@ def train(
         includes=sum(e.label for e in items),
         settings=asdict(settings),
     )
-    return Scorer(weights, bias, cut, settings.veto, about)
+    if settings.lexical is None:
+        cut = threshold(items, probs, settings.precision)
+        return Scorer(weights, bias, cut, settings.veto, about)
+    labels = [e.label for e in items]
+    words = lexical_out_of_fold(items, settings.lexical)
+    stack = fit_stack(probs, words, labels, settings)
+    combined = [stack.probability(s, x) for s, x in zip(probs, words, strict=True)]
+    cut = threshold(items, combined, settings.precision)
+    view = Lexical(*fit_lexical([e.words for e in items], labels, settings.lexical))
+    return Scorer(weights, bias, cut, settings.veto, about, lexical=view, stack=stack)
 
 
 def record_files(paths: Sequence[str]) -> list[Path]:

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def papers(count: int) -> list[Paper]:
     """`count` papers with real titles and abstracts and made-up, well-formed IDs."""
-    records, _ = load_all(SCOPE)
+    records, _ = load_all([SCOPE])
     texts = [(str(r.data["title"]), r.abstract) for r in records if r.abstract]
     out = []
     for i in range(count):

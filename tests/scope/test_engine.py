@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from curator.model import Verdict
 from curator.scope import PaperText, ScopeRules, decide, load_rules
 from curator.scope.engine import sentences
+from curator.scope.signals import list_items
 
 RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "scope.yaml"
 
@@ -147,6 +149,83 @@ def test_skill_library_with_lifecycle_passes_the_skill_gate(rules: ScopeRules) -
     d = decide(paper, rules)
     assert "skill-lifecycle" not in d.rules
     assert d.verdict is Verdict.INCLUDE
+
+
+def test_general_continual_learning_is_never_included(rules: ScopeRules) -> None:
+    # The policy: general continual learning or fine-tuning is not read as a memory paper on
+    # our own; forgetting inside a language model is core scope, so a person decides.
+    paper = PaperText(
+        "Memory of pretrained knowledge under continual fine-tuning of LLMs",
+        "Continual fine-tuning of large language models causes catastrophic forgetting. We "
+        "propose a memory-preserving update that keeps pretrained knowledge in LLMs.",
+    )
+    d = decide(paper, rules)
+    assert d.verdict is Verdict.REVIEW and "continual-learning" in d.rules
+    assert "continual-learning fires" in d.reason
+    assert d.scorer is not None
+    signal = next(w for w in d.scorer.signals if w.name == "continual-learning")
+    assert signal.quote is not None and signal.quote.text == paper.title  # continual fine-tuning
+    # Memory as the research object makes the class step aside (`unless`).
+    agent = PaperText(
+        "Episodic memory against catastrophic forgetting in LLM agents",
+        "LLM agents suffer catastrophic forgetting across tasks. We propose an episodic memory "
+        "bank that the agent writes and retrieves.",
+    )
+    assert "continual-learning" not in _fired(decide(agent, rules))
+
+
+def test_memory_as_one_listed_component_is_not_the_contribution(rules: ScopeRules) -> None:
+    # The policy: incidental components ("附带模块") do not qualify. Memory named only as one
+    # item of a list in the contribution sentence, not in the title, is left to a maintainer.
+    listed = PaperText(
+        "An assistant for long software projects",
+        "Developers lose track of long projects. Our approach combines structured task "
+        "plans, activity-aware context, and persistent memory to help LLM agents. A study "
+        "with 20 developers shows faster task completion. Participants rated it useful.",
+    )
+    d = decide(listed, rules)
+    assert "memory-one-component" in _fired(d) and d.verdict is Verdict.REVIEW
+    assert "memory is one item of a list of components" in d.reason
+    # The same list with memory in the title, or memory the subject of the sentence: the
+    # contribution.
+    titled = PaperText("Persistent memory for LLM agents in long projects", listed.abstract)
+    assert "memory-one-component" not in _fired(decide(titled, rules))
+    central = PaperText(
+        listed.title,
+        "Developers lose track of long projects. We propose a persistent memory that LLM "
+        "agents write and recall across sessions. A study shows faster task completion.",
+    )
+    assert "memory-one-component" not in _fired(decide(central, rules))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "items"),
+    [
+        (
+            "It combines plans, context, and persistent memory to help.",
+            ["It combines plans", "context", "persistent memory to help"],
+        ),
+        (
+            "Memory, planning and tool use are studied.",
+            ["Memory", "planning", "tool use are studied"],
+        ),
+        ("We propose X, a memory agent, and show it works.", []),  # an apposition, not a list
+        ("Agents use memory and tools.", []),  # two items: not one among several
+        # A bracket ends a list: read conservatively, memory is not called a component.
+        ("We study memory (long and short), tools, and plans.", []),
+    ],
+)
+def test_list_items(sentence: str, items: list[str]) -> None:
+    assert [sentence[a:b] for a, b in list_items(sentence)] == items
+
+
+def test_list_reading_is_linear_in_the_sentence() -> None:
+    # 210,000 characters of list: about 0.05 s read once left to right; a backtracking
+    # pattern takes seconds at a twentieth of this, so the bound holds on a busy machine too.
+    hostile = "word word word word, " * 10_000 + "and memory"
+    started = time.perf_counter()
+    assert len(list_items(hostile)) == 10_001
+    assert time.perf_counter() - started < 3
 
 
 def test_no_core_signal_falls_back_to_review(rules: ScopeRules) -> None:

@@ -57,6 +57,21 @@ def test_keys_follow_the_paper_the_rules_and_the_engine(rules: ScopeRules, tmp_p
     assert one.key(paper) not in others and len(others) == 4
 
 
+def test_keys_follow_every_weight_of_both_views(rules: ScopeRules, tmp_path: Path) -> None:
+    scorer = rules.scorer
+    assert scorer is not None and scorer.lexical is not None and scorer.stack is not None
+    cache, paper = Cache(tmp_path / "c.sqlite"), _papers(1)[0]
+    term, weight = next(iter(scorer.lexical.weights.items()))
+    words = replace(scorer.lexical, weights={**scorer.lexical.weights, term: weight + 1e-6})
+    changed = [
+        replace(scorer, lexical=words),
+        replace(scorer, stack=replace(scorer.stack, lexical=scorer.stack.lexical + 1e-6)),
+    ]
+    keys = {memo.DecisionMemo(cache, replace(rules, scorer=s), "e").key(paper) for s in changed}
+    assert memo.DecisionMemo(cache, rules, "e").key(paper) not in keys and len(keys) == 2
+    assert "scope/lexical.py" in memo.ENGINE_FILES  # the lexical view's code is the engine's too
+
+
 def test_decide_all_decides_each_paper_once_across_runs(
     rules: ScopeRules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

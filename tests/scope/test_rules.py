@@ -106,6 +106,11 @@ def test_a_maintainer_edit_in_yaml_changes_the_verdict() -> None:
             "duplicate key 'kind'",
             9,
         ),
+        (
+            MINIMAL.replace("kind: core", "kind: core\n    blocks_include: true"),
+            "only rules of kind exclusion take `blocks_include`",
+            13,
+        ),
         (MINIMAL.replace("rules:\n", "rules: [\n"), "invalid YAML", 3),
         ("- just a list\n", "expected a mapping", 1),
     ],

@@ -12,7 +12,8 @@ from curator.errors import InputError
 from curator.model import Verdict
 from curator.scope import PaperText, decide, explain, load_rules
 from curator.scope.engine import SCORER_ID
-from curator.scope.scorer import Scorer, load_scorer, logistic, scorer_data
+from curator.scope.lexical import Lexical, features, logistic, logit
+from curator.scope.scorer import FORMAT, Scorer, Stack, load_scorer, scorer_data
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = load_rules(ROOT / "rules" / "scope.yaml")
@@ -23,6 +24,8 @@ PAPER = PaperText(
 )
 GPU = PaperText("Fast clustering", "It is slow. We cut GPU memory usage by half.")
 TOY = Scorer({"memory-lm-sense": 3.0, "memory-other-sense": -3.0}, 0.0, 0.9, 0.5)
+WORDS = Lexical({"conversational agents": 30.0, "memory writer": 20.0, "gpu": -40.0}, -1.0)
+BOTH = replace(TOY, lexical=WORDS, stack=Stack(1.0, 0.5, -0.2))
 
 
 def test_the_score_is_the_logistic_of_the_weighed_signals() -> None:
@@ -68,12 +71,83 @@ def test_explain_shows_how_the_signals_combined() -> None:
     assert "not used: no scorer beside the rules" in explain("arxiv:2610.00001", PAPER, BARE)
 
 
+def test_two_views_stack_into_the_score() -> None:
+    d = decide(PAPER, replace(BARE, scorer=BOTH))
+    assert d.scorer is not None and d.scorer.signal_score is not None
+    words = WORDS.probability(features(PAPER))
+    assert d.scorer.signal_score == pytest.approx(logistic(3.0))
+    assert d.scorer.lexical_score == pytest.approx(words)
+    stacked = logistic(-0.2 + logit(logistic(3.0)) + 0.5 * logit(words))
+    assert d.scorer.score == pytest.approx(stacked)
+    assert [t.name for t in d.scorer.terms] == ["conversational agents", "memory writer"]
+    for term in d.scorer.terms:
+        assert term.quote is not None and term.name in term.quote.text.lower()
+    back = type(d).from_dict(json.loads(json.dumps(d.as_dict(exact=True))))
+    assert back == d
+
+
+def test_the_signal_view_alone_can_veto_an_exclusion() -> None:
+    # The lexical view drags the combined score down; the signals lean to include: review.
+    eager = replace(BOTH, weights={"memory-other-sense": 9.0}, stack=Stack(0.1, 3.0, -2.0))
+    d = decide(GPU, replace(BARE, scorer=eager))
+    assert d.scorer is not None and d.scorer.score < 0.5 <= (d.scorer.signal_score or 0)
+    assert d.verdict is Verdict.REVIEW
+
+
+def test_explain_shows_both_views_and_the_heaviest_words() -> None:
+    en = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=BOTH))
+    assert "P(include) = logistic(-0.20 +1.00 x logit(0.953) +0.50 x logit(" in en
+    assert "signal view P = logistic(+0.00 +3.00) = 0.953" in en
+    assert "Lexical view P = " in en and "bias -1.00" in en
+    assert '- "conversational agents": ' in en and "x +30.00 = " in en
+    assert '= +3.65 [abstract 41-77] "We propose a memory writer for them."' in en
+    zh = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=BOTH), lang="zh")
+    assert "词汇视角概率 = " in zh and "信号视角概率 = " in zh
+
+
+def test_a_two_view_scorer_round_trips_and_a_signals_only_file_still_reads(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scorer_data(BOTH)), encoding="utf-8")
+    back = load_scorer(path)
+    assert scorer_data(back)["format"] == FORMAT
+    assert (back.lexical, back.stack) == (WORDS, BOTH.stack)
+    path.write_text(json.dumps(scorer_data(TOY)), encoding="utf-8")
+    old = load_scorer(path)
+    assert scorer_data(TOY)["format"] == "curator-scope-scorer/2"
+    assert old.lexical is None and old.weights == TOY.weights
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"lexical": None}, "`lexical` must map"),
+        ({"stack": [1, 2]}, "`stack` must map"),
+        ({"stack": {"signals": 1, "lexical": "x", "bias": 0}}, "`lexical` must be a finite"),
+        ({"lexical": {"bias": 0, "weights": {}}}, "`lexical.weights` must map"),
+        ({"lexical": {"weights": {"a": 1}}}, "`bias` must be a finite number"),
+    ],
+)
+def test_a_malformed_two_view_file_is_one_located_error(
+    tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**scorer_data(BOTH), **change}), encoding="utf-8")
+    with pytest.raises(InputError, match=message) as caught:
+        load_scorer(path)
+    assert caught.value.file == path.as_posix()
+
+
 def test_shipped_rules_name_their_scorer_and_it_loads() -> None:
     scorer = SHIPPED.scorer
     assert SHIPPED.scorer_file == "scope-scorer.json" and scorer is not None
     assert 0 < scorer.threshold < 1 and scorer.veto == 0.5
     assert scorer.weights["memory-lm-sense"] > 0 > scorer.weights["memory-other-sense"]
     assert scorer.provenance["policy"] == SHIPPED.policy
+    assert scorer.lexical is not None and scorer.stack is not None
+    assert 0 < len(scorer.lexical.weights) <= 400
+    assert scorer.stack.signals > 0 and scorer.stack.lexical > 0  # both views count
 
 
 def _rules_dir(tmp_path: Path, scorer_line: str) -> Path:

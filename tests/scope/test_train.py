@@ -10,12 +10,15 @@ import pytest
 
 from curator.cli import main
 from curator.scope import load_rules
-from curator.scope.scorer import load_scorer
-from curator.scope.train import Example, Settings, fit, threshold
+from curator.scope.evaluate import load_all
+from curator.scope.scorer import load_scorer, scorer_data
+from curator.scope.splits import lock_box
+from curator.scope.train import Example, Settings, fit, threshold, train
 from tests.conftest import SCOPE
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "rules" / "scope-scorer.json"
+PRESET = ROOT / "curator" / "presets" / "scope-scorer.json"
 RULES = ROOT / "rules" / "scope.yaml"
 
 
@@ -42,14 +45,13 @@ def test_the_shipped_scorer_is_what_the_documented_command_writes(
     out = tmp_path / "scorer.json"
     assert _train(str(SCOPE), "--out", str(out)) == 0
     said = capsys.readouterr().out
-    assert "signal weights from 296 gate-passing records (76 include), include threshold" in said
+    assert "lexical terms from 296 gate-passing records (76 include), include threshold" in said
     fresh, shipped = load_scorer(out), load_scorer(SHIPPED)
-    assert (fresh.weights, fresh.bias, fresh.threshold, fresh.veto) == (
-        shipped.weights,
-        shipped.bias,
-        shipped.threshold,
-        shipped.veto,
-    )
+    # Both views, the stack and the thresholds (provenance names where this run wrote).
+    fresh_data, shipped_data = scorer_data(fresh), scorer_data(shipped)
+    del fresh_data["provenance"], shipped_data["provenance"]
+    assert fresh_data == shipped_data
+    assert PRESET.read_bytes() == SHIPPED.read_bytes()
     about = shipped.provenance
     assert about["command"] == (
         "curator scope train tests/fixtures/shared/scope --out rules/scope-scorer.json"
@@ -111,6 +113,24 @@ def test_an_empty_folder_is_a_usage_error(
     assert "no *-review.json record files" in capsys.readouterr().err
 
 
+def _development(step: int) -> list[Any]:
+    """Every `step`-th development record (never the lock box)."""
+    development, _ = lock_box(load_all([SCOPE])[0])
+    return development[::step]
+
+
+def test_training_fits_both_views_and_their_stack_or_the_signals_alone() -> None:
+    records, rules = _development(3), load_rules(RULES)
+    both = train(records, rules)
+    assert both.lexical is not None and both.stack is not None
+    assert 0 < len(both.lexical.weights) <= Settings().lexical.top  # type: ignore[union-attr]
+    assert scorer_data(both)["format"] == "curator-scope-scorer/3"
+    assert both.provenance["settings"]["lexical"]["c"] == 10.0
+    alone = train(records, rules, Settings(lexical=None))
+    assert alone.lexical is None and scorer_data(alone)["format"] == "curator-scope-scorer/2"
+    assert alone.weights == both.weights  # the signal view is the same fit either way
+
+
 def test_fit_learns_the_direction_of_a_signal() -> None:
     items = [Example(f"i{i}", {"memory-lm-sense": 1.0, "noise": i % 2}, 1, True) for i in range(6)]
     items += [
@@ -136,8 +156,7 @@ def test_the_default_rules_are_found_like_the_check_finds_them(
     (tmp_path / "rules" / "scope.yaml").write_text(RULES.read_text(encoding="utf-8"))
     (tmp_path / "pyproject.toml").write_text("[tool.curator]\n")
     monkeypatch.chdir(tmp_path)
-    records = [r for r in _records() if r.get("source_abstract")][:120]
-    path = _write(tmp_path, records)
+    path = _write(tmp_path, [r.data for r in _development(3)])
     assert main(["scope", "train", str(path), "--out", "rules/scope-scorer.json"]) == 0
     assert load_rules(tmp_path / "rules" / "scope.yaml").scorer is not None
     assert "rules/scope-scorer.json:" in capsys.readouterr().out
