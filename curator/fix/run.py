@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from curator.checks.titles import MIN_WORDS, normalise_title
+from curator.checks.titles import MIN_WORDS, normalise_title, titles_match
 from curator.fix.plan import FixPlan, plan_fixes
 from curator.fix.values import FIXABLE, ID_PREFIX
 from curator.model import Entry, Finding, Kind, Report, RequestCounts
@@ -94,8 +94,6 @@ def suggest_ids(report: Report, options: Options) -> Report:
 def wrong_ids(report: Report) -> dict[int, str]:
     """id(finding) -> the title subject to search, for each finding that says the entry's
     own arXiv ID is wrong (not found, or another paper's) and whose entry has a real title."""
-    from curator.resolvers.arxiv_titles import title_subject
-
     entries = {(r.entry.source, r.entry.subject): r.entry for r in report.entries}
     out: dict[int, str] = {}
     for finding in report.findings:
@@ -107,6 +105,13 @@ def wrong_ids(report: Report) -> dict[int, str]:
         if len(normalise_title(entry.title).split()) >= MIN_WORDS:
             out[id(finding)] = title_subject(entry.title)
     return out
+
+
+def title_subject(title: str) -> str:
+    """What the title search is asked: `title:` and the title's normalised words."""
+    from curator.resolvers.arxiv_titles import PREFIX
+
+    return PREFIX + normalise_title(title)
 
 
 def search_titles(
@@ -121,7 +126,7 @@ def search_titles(
     counter = Counter()
     cache = Cache(open_cache_path(options))
     try:
-        searcher = ArxivTitles(options, cache, counter)
+        searcher = ArxivTitles(options, cache, counter, match=titles_match)
         outcomes = searcher.resolve(subjects)
         notes = [*searcher.notes, *cache.warnings]
     finally:

@@ -1,22 +1,23 @@
 """Papers by title: which arXiv IDs carry a given title, for entries whose own ID is wrong.
 
 `ArxivTitles` is the arXiv search (one HTTP, retry and spacing policy, the export API's own
-feed) behind the cache-first template: a subject is `title:<normalised title>`; the titles
-not in the cache are asked in one `search_query` per 20 (`ti:"…" OR ti:"…"`), and each
-title's answer is the papers whose title matches it exactly (`checks.titles.titles_match`).
+feed) behind the cache-first template: a subject is `title:<words>` (the caller's normalised
+title); the titles not in the cache are asked in one `search_query` per 20
+(`ti:"…" OR ti:"…"`), and each title's answer is the papers whose title the caller's `match`
+accepts (curator fix gives `checks.titles.titles_match`: a resolver judges nothing itself).
 An outage or a refused query leaves the titles unverified and nothing cached; a title no
 paper carries is remembered only as long as a "not found" (options.ttl_not_found).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from curator.checks.titles import normalise_title, titles_match
+from curator.options import Options
 from curator.resolvers.arxiv_search import ArxivSearch, SearchFailed
-from curator.resolvers.cache import CacheItem
-from curator.resolvers.interface import Found, NotFound, Outcome, Unverified
+from curator.resolvers.cache import Cache, CacheItem
+from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unverified
 
 PREFIX = "title:"
 #: Titles per search request, and the longest query sent (arXiv reads a GET's query).
@@ -26,15 +27,18 @@ MAX_QUERY = 2000
 MOST = 500
 
 
-def title_subject(title: str) -> str:
-    """The subject of a title: `title:` and its normalised words."""
-    return PREFIX + normalise_title(title)
+#: Whether a paper's title (second) is the title asked for (first).
+Match = Callable[[str, str], bool]
 
 
 class ArxivTitles(ArxivSearch):
     """Resolves `title:` subjects to the papers carrying that title (see the module doc)."""
 
     cache_name = "arxiv-title"
+
+    def __init__(self, options: Options, cache: Cache, counter: Counter, *, match: Match) -> None:
+        super().__init__(options, cache, counter)
+        self.match = match
 
     def handles(self, subject: str) -> bool:
         """True for `title:` subjects with words to search for."""
@@ -79,7 +83,7 @@ class ArxivTitles(ArxivSearch):
                 self.notes.append(f"arXiv's title search failed: {failure}")
                 out.update({s: Unverified(s, failure) for s in batch})
                 continue
-            answered = {s: matches(s, searched.papers) for s in batch}
+            answered = {s: matches(s, searched.papers, self.match) for s in batch}
             self.store(answered)
             out.update(answered)
         return out
@@ -101,12 +105,12 @@ def query(subjects: list[str]) -> str:
     return " OR ".join(f'ti:"{s[len(PREFIX) :]}"' for s in subjects)
 
 
-def matches(subject: str, papers: tuple[Mapping[str, Any], ...]) -> Outcome:
-    """The papers whose title is the subject's, as an outcome."""
+def matches(subject: str, papers: tuple[Mapping[str, Any], ...], match: Match) -> Outcome:
+    """The papers whose title `match` takes for the subject's, as an outcome."""
     title = subject[len(PREFIX) :]
     found = [
         {"id": str(p.get("id", "")), "title": str(p.get("title", ""))}
         for p in papers
-        if p.get("id") and titles_match(title, str(p.get("title", "")))
+        if p.get("id") and match(title, str(p.get("title", "")))
     ]
     return Found(subject, {"papers": found}) if found else NotFound(subject, "no match")

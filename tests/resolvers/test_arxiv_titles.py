@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from curator.checks.titles import titles_match
+from curator.fix.run import title_subject
 from curator.options import Options
-from curator.resolvers.arxiv_titles import PER_QUERY, ArxivTitles, batches, query, title_subject
+from curator.resolvers.arxiv_titles import PER_QUERY, ArxivTitles, batches, query
 from curator.resolvers.cache import Cache
 from curator.resolvers.interface import Counter, Found, NotFound, Unverified
 from tests.doubles.arxiv import ArxivDouble, Paper
@@ -41,7 +43,7 @@ def searcher(double: ArxivDouble, tmp: Path, **changes: object) -> tuple[ArxivTi
         timeout=5.0,
         **changes,  # type: ignore[arg-type]
     )
-    return ArxivTitles(options, Cache(tmp / "cache.sqlite"), counter), counter
+    return ArxivTitles(options, Cache(tmp / "cache.sqlite"), counter, match=titles_match), counter
 
 
 def test_one_search_for_many_titles_and_exact_matches_only(
