@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +22,9 @@ def add_fix(sub: Any) -> None:
     p.add_argument("--only", metavar="CODES", help="comma list of finding codes to fix")
     p.add_argument(
         "--unsafe", action="store_true", help="also replace wrong arXiv IDs arXiv's search names"
+    )
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="also one line per change: old → new"
     )
     add_check_options(p)
     p.set_defaults(run=run_fix)
@@ -44,20 +49,31 @@ def run_fix(args: argparse.Namespace) -> int:
     from curator.fix import output
     from curator.fix.run import prepare
     from curator.fix.write import write_fixes
+    from curator.report.terminal import fit, terminal_width
 
+    started = time.monotonic()
     only = only_codes(args.only)
     options = options_from(args)
     prepared = prepare(options, only=only)
     plan = prepared.plan
     fixes = [f for f in plan.fixes(args.unsafe) if f.edits]
+    cwd = os.getcwd()
     lines = output.notes(_search_notes(prepared.report.notes))
     if args.diff:
         sys.stdout.write(output.diff(fixes))
     else:
         write_fixes(fixes, options.paths)
-        lines = [*output.file_lines(fixes), *lines]
-    lines += [*output.waiting(plan, args.unsafe), output.summary(plan, args.unsafe, args.diff)]
-    print("\n".join(lines), file=sys.stderr if args.diff else sys.stdout)
+        lines = [*output.file_lines(fixes, cwd), *lines]
+    if args.verbose:
+        lines = [*output.change_lines(fixes, cwd), *lines]
+    elapsed = time.monotonic() - started
+    requests = prepared.report.requests
+    lines += [
+        *output.waiting(plan, args.unsafe),
+        output.summary(plan, args.unsafe, args.diff, requests, elapsed),
+    ]
+    stream = sys.stderr if args.diff else sys.stdout
+    stream.write(fit("\n".join(lines), terminal_width(stream)))
     left = replace(prepared.report, findings=plan.remaining(args.unsafe))
     return exit_status(left, options.fail_on)
 

@@ -1,8 +1,10 @@
-"""What `curator fix` prints: a line per file changed and a one-line summary, or the diff.
+"""What `curator fix` prints: a line per file changed (with `--verbose`, a line per change)
+and a one-line summary, or the diff.
 
-Pure: strings in, strings out; the command writes them. Every name and text from the
-checked tree goes through `report.sanitize.terminal` (a diff line keeps its tabs and its
-CRLF ending, nothing else a terminal would act on).
+Pure: strings in, strings out; the command writes them, wrapped to the terminal by
+`report.terminal`, whose pieces (relative paths, plurals, the requests phrase) it shares with
+`check`. Every name and text from the checked tree goes through `report.sanitize.terminal`
+(a diff line keeps its tabs and its CRLF ending, nothing else a terminal would act on).
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from curator.fix.model import FileFix
+from curator.fix.model import Edit, FileFix, line_of
 from curator.fix.plan import FixPlan
+from curator.model import RequestCounts
 from curator.report.sanitize import terminal
+from curator.report.terminal import inert, plural, requests_phrase, seconds, shown_path
 
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+#: A value longer than this is shown clipped in a `--verbose` change line.
+SHOWN = 60
 
 
 def _codes(findings: Iterable[object]) -> str:
@@ -26,26 +29,60 @@ def _codes(findings: Iterable[object]) -> str:
     return ", ".join(shown) + (", …" if len(counts) > 3 else "")
 
 
-def file_lines(fixes: Sequence[FileFix]) -> list[str]:
-    """One line per file changed: its path and what was fixed in it."""
+def file_lines(fixes: Sequence[FileFix], cwd: str = "") -> list[str]:
+    """One line per file changed: its path (relative to `cwd`) and what was fixed in it."""
     lines = []
     for fix in fixes:
         findings = {id(e.finding): e.finding for e in fix.edits}.values()
-        lines.append(f"{terminal(fix.file)}: {_codes(findings)}")
+        lines.append(f"{inert(shown_path(fix.file, cwd))}: {_codes(findings)}")
     return lines
 
 
-def summary(plan: FixPlan, unsafe: bool, dry: bool) -> str:
-    """`Fixed 7 findings in 2 files (3 left: 2 arxiv-withdrawn, 1 repo-archived)`, ruff-style
-    (`Would fix` with --diff)."""
+def change_lines(fixes: Sequence[FileFix], cwd: str = "") -> list[str]:
+    """`--verbose`: one line per change, `path:line: code old → new`, each value the whole
+    word(s) it changes (an edit holds only the characters that differ), clipped."""
+    lines = []
+    for fix in fixes:
+        for edit in sorted(fix.edits, key=lambda e: e.start):
+            old, new = _words(fix.before, edit)
+            where = f"{inert(shown_path(fix.file, cwd))}:{line_of(fix.before, edit.start)}"
+            lines.append(f"{where}: {edit.finding.code} {_clip(old)} → {_clip(new)}")
+    return lines
+
+
+#: Where a value shown in a change line stops: spaces and the marks around a value.
+_EDGE = frozenset(" \t\r\n|()[]<>\"'`*")
+
+
+def _words(text: str, edit: Edit) -> tuple[str, str]:
+    """The edit's old and new text widened to the words around it on its line."""
+    start, end = edit.start, edit.end
+    while start > 0 and text[start - 1] not in _EDGE:
+        start -= 1
+    while end < len(text) and text[end] not in _EDGE:
+        end += 1
+    head, tail = text[start : edit.start], text[edit.end : end]
+    return head + edit.old + tail, head + edit.new + tail
+
+
+def _clip(text: str) -> str:
+    """A value as one inert line, at most SHOWN characters."""
+    shown = inert(text)
+    return shown if len(shown) <= SHOWN else shown[: SHOWN - 1] + "…"
+
+
+def summary(plan: FixPlan, unsafe: bool, dry: bool, requests: RequestCounts, elapsed: float) -> str:
+    """`Fixed 7 findings in 2 files (3 left: 2 arxiv-withdrawn, 1 repo-archived); 12 arXiv
+    requests in 2.1 s`, ruff-style (`Would fix` with --diff)."""
     fixes = [f for f in plan.fixes(unsafe) if f.edits]
     fixed = plan.fixed(unsafe)
     left = plan.remaining(unsafe)
     tail = f" ({len(left)} left: {_codes(left)})" if left else ""
+    cost = f"; {requests_phrase(requests)} in {seconds(elapsed)}"
     if not fixed:
-        return f"Nothing to fix{tail}" if left else "Nothing to fix"
+        return f"Nothing to fix{tail}{cost}"
     verb = "Would fix" if dry else "Fixed"
-    return f"{verb} {_plural(len(fixed), 'finding')} in {_plural(len(fixes), 'file')}{tail}"
+    return f"{verb} {plural(len(fixed), 'finding')} in {plural(len(fixes), 'file')}{tail}{cost}"
 
 
 def waiting(plan: FixPlan, unsafe: bool) -> list[str]:

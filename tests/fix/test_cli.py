@@ -5,6 +5,7 @@ options it shares with `check`, and every refusal to write."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -52,7 +53,11 @@ def test_fix_writes_prints_and_exits_on_what_is_left(world: World) -> None:
     lines = ran.out.splitlines()
     assert lines[0] == "README.md: 2 arxiv-date-mismatch, 1 arxiv-title-mismatch, 1 repo-moved"
     assert "1 arXiv ID suggestion not applied (rerun with --unsafe to apply)" in lines
-    assert lines[-1] == "Fixed 4 findings in 1 file (1 left: 1 arxiv-title-mismatch)"
+    assert re.fullmatch(
+        r"Fixed 4 findings in 1 file \(1 left: 1 arxiv-title-mismatch\); "
+        r"2 arXiv, 1 GitHub requests in \d+\.\d s",
+        lines[-1],
+    ), lines[-1]
     text = world.text()
     assert RETITLED in text and "| 2023/07 |" in text and "| 2024-07 |" in text
     assert "https://github.com/letta-ai/letta" in text
@@ -62,7 +67,15 @@ def test_fix_writes_prints_and_exits_on_what_is_left(world: World) -> None:
     unsafe = world.fix("--unsafe")
     assert unsafe.status == 0 and "arxiv.org/abs/2303.99999" in world.text()
     assert findings(world.check()) == set()
-    assert world.fix().out.strip() == "Nothing to fix"
+    assert world.fix().out.startswith("Nothing to fix; ")
+
+
+def test_verbose_lists_each_change_old_to_new(world: World) -> None:
+    ran = world.fix("--diff", "--verbose")
+    changes = [line for line in ran.err.splitlines() if line.startswith("README.md:")]
+    moved = "repo-moved https://github.com/cpacker/MemGPT → https://github.com/letta-ai/letta"
+    assert any(line.endswith(moved) for line in changes), changes
+    assert "README.md:6: arxiv-date-mismatch 2023/05 → 2023/07" in changes, changes
 
 
 def test_diff_writes_nothing_and_sends_the_summary_to_stderr(world: World) -> None:
