@@ -36,6 +36,9 @@ STARTER_RULES = {
 #   hosts: [example.com]           # never checked
 #   prefixes: ["https://example.org/private/"]
 #   patterns: ["^https://localhost"] # RE2 regular expressions (no look-around, no \\1)
+# arxiv_links:                     # the form the list's arXiv links take (curator fix writes it)
+#   form: abs                      # abs or pdf pages (any: no form asked)
+#   version: none                  # no version in the link, v1 and the like (any: no rule)
 """,
     "projects.yaml": """\
 # Rules of curator's repository checks (every GitHub repository an entry links). Every key is
