@@ -202,12 +202,14 @@ def scope_evidence(decision: Decision | None) -> str:
 
 
 def notes_section(report: Report, ctx: RenderContext) -> list[str]:
-    """Info findings and run notes, folded in a <details> block."""
+    """Info findings and run notes, folded in a <details> block whose summary counts each
+    apart: the verdict line's "notes" are the info findings alone."""
     infos = [f for f in report.findings if f.severity is Severity.INFO]
     if not infos and not report.notes:
         return []
-    count = len(infos) + len(report.notes)
-    out = ["<details>", f"<summary>{count} note{'s' if count != 1 else ''}</summary>", ""]
+    counts = [(len(infos), "note"), (len(report.notes), "run note")]
+    said = " · ".join(f"{n} {what}{'s' if n != 1 else ''}" for n, what in counts if n)
+    out = ["<details>", f"<summary>{said}</summary>", ""]
     titles = _titles(report)
     if infos:
         out += ["| | Entry | Note | Suggestion |", "| --- | --- | --- | --- |"]

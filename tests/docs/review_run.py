@@ -1,13 +1,16 @@
-"""The pull request behind the README's picture, run for real against the loopback doubles.
+"""The pull request behind the README's pictures, run for real against the loopback doubles.
 
-A small list (a `data/` catalogue with three papers and a project, the repository's own
-scope rules) gets a pull request adding three papers and a project, each with a mistake a
-contributor makes: a title typed from memory, a date a month off, a paper outside the
-scope, a repository that was renamed. `curator check
---changed-since BASE --format json` runs on it as the Action's `pr` mode runs it; the JSON
-report it writes is docs/images/review-report.json, from which
-docs/images/make_review_image.py draws the comment. The papers are real records of the
-list's screening files (official titles and abstracts), served by the arXiv double.
+A small list (a `data/` catalogue with three papers and a project; the shipped scope policy,
+as `curator init --scope-preset llm-memory` sets it up) gets a pull request adding four
+papers and a project, each with a mistake a contributor makes: an older title of the same
+paper (one word off), an arXiv ID with two digits swapped, a date a month off, a paper
+outside the scope, a repository that was renamed. The Action's `pr` mode runs on it
+(`curator check data --changed-since BASE --suggest --format json`): the JSON report it
+writes, fixes included, is docs/images/review-report.json, and the pull request's files as
+GitHub lists them are docs/images/review-pull.json; from both,
+docs/images/make_review_image.py draws the comment and one suggestion of the review. The
+papers are real records of the list's screening files (official titles and abstracts),
+served by the arXiv double.
 """
 
 from __future__ import annotations
@@ -22,13 +25,14 @@ from pathlib import Path
 
 from curator.cli import main
 from curator.report import json as json_report
-from curator.report.reader import load_report
+from curator.report.reader import read_saved
 from tests.conftest import ROOT, SCOPE
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github import GithubDouble
 from tests.doubles.server import LoopbackServer
 
 REPORT = ROOT / "docs" / "images" / "review-report.json"
+PULL = ROOT / "docs" / "images" / "review-pull.json"
 TOKEN = "ghp_review_picture_token"
 #: A fixed run time: the report's other figures are what the run really did.
 ELAPSED = 3.4
@@ -42,6 +46,14 @@ GIT_ENV = {
     "GIT_COMMITTER_DATE": "2026-10-06T09:00:00+00:00",
 }
 
+#: The Action's `pr` mode for a list set up by `curator init --scope-preset llm-memory`.
+PR_RUN = ("check", "data", "--fail-on", "error", "--scope-preset", "llm-memory", "--changed-since")
+#: The list's own rules: only the repository check's clock (every other key is curator's).
+STARTER_PROJECTS = (
+    "# The list's repository checks (curator/rulefiles/projects.py).\nstale_days: 0\n"
+)
+#: GitHub's word for each of `git diff --name-status`'s letters.
+STATUS = {"A": "added", "M": "modified", "D": "removed"}
 #: The list before the pull request.
 BASE_PAPERS = """\
 # yaml-language-server: $schema=../schema.json
@@ -66,9 +78,12 @@ projects:
 """
 #: What the pull request adds, as a contributor typed it.
 ADDED_PAPERS = (
-    '  - title: "MemFit: Efficient Long-Term Memory for LLM Agents"\n'
+    '  - title: "MemFit: Efficient Long-Term Agent Memory"\n'
     '    arxiv: "2610.00872"\n'
     '    date: "2026-10-01"\n'
+    '  - title: "How Can Recommendation Feedback Evolve Agent Memory?"\n'
+    '    arxiv: "2609.37454"\n'
+    '    date: "2026-09-28"\n'
     '  - title: "When Correct Memory Goes Wrong: Fuzzing Persistent Memory Use in LLM Agents"\n'
     '    arxiv: "2609.38275"\n'
     '    date: "2026-08-29"\n'
@@ -88,7 +103,12 @@ KNOWN = {
     "2310.08560": ("MemGPT: Towards LLMs as Operating Systems", "2023-10-12"),
     "2304.03442": ("Generative Agents: Interactive Simulacra of Human Behavior", "2023-04-07"),
 }  # fmt: skip
-FROM_RECORDS = {"2610.00872": "2026-10-01", "2609.38275": "2026-09-29", "2610.01950": "2026-10-02"}
+FROM_RECORDS = {
+    "2610.00872": "2026-10-01",
+    "2609.37544": "2026-09-28",
+    "2609.38275": "2026-09-29",
+    "2610.01950": "2026-10-02",
+}
 
 
 def papers() -> dict[str, Paper]:
@@ -115,31 +135,45 @@ def list_repository(folder: Path) -> tuple[str, str]:
     """The list before and after the pull request, committed; (base, head) SHAs."""
     (folder / "data" / "papers").mkdir(parents=True)
     shutil.copy(ROOT / "data" / "schema.json", folder / "data" / "schema.json")
-    # The rules stay out of the commits: a change to them changes the verdicts, not the SHAs.
+    # The scope policy is the shipped preset (`--scope-preset`, as `curator init` sets up), so
+    # a retrained scorer changes the verdicts, not the SHAs. The run's clock is the real one:
+    # without stale_days 0, the renamed repository would turn stale a year on.
     (folder / "rules").mkdir()
-    for name in ("scope.yaml", "scope-scorer.json", "links.yaml"):
-        shutil.copy(ROOT / "rules" / name, folder / "rules" / name)
-    # The run's clock is the real one: without this, a repository would turn stale a year on.
-    (folder / "rules" / "projects.yaml").write_text("stale_days: 0\n", encoding="utf-8")
+    (folder / "rules" / "projects.yaml").write_text(STARTER_PROJECTS, encoding="utf-8")
     papers_file = folder / "data" / "papers" / "methods.yaml"
     projects_file = folder / "data" / "projects.yaml"
     papers_file.write_text(BASE_PAPERS, encoding="utf-8")
     projects_file.write_text(BASE_PROJECTS, encoding="utf-8")
     git(folder, "init", "-q", "-b", "main")
-    git(folder, "add", "data")
+    git(folder, "add", "data", "rules")
     git(folder, "commit", "-q", "-m", "the list")
     base = git(folder, "rev-parse", "HEAD")
     papers_file.write_text(BASE_PAPERS + ADDED_PAPERS, encoding="utf-8")
     projects_file.write_text(BASE_PROJECTS + ADDED_PROJECTS, encoding="utf-8")
-    git(folder, "commit", "-q", "-am", "Add three memory papers and MemGPT")
+    git(folder, "commit", "-q", "-am", "Add four memory papers and MemGPT")
     return base, git(folder, "rev-parse", "HEAD")
 
 
-def review_report(loopback: LoopbackServer, tmp: Path, setenv: Callable[[str, str], None]) -> str:
-    """The JSON report of `curator check data --changed-since BASE` on the pull request, run
-    in the list's folder `tmp / "list"` (the caller's working directory); `setenv` points
-    curator at the doubles."""
-    base, _ = list_repository(tmp / "list")
+def pull_files(folder: Path, base: str, head: str) -> str:
+    """What GitHub's `GET /pulls/N/files` says of the pull request (filename, status, patch,
+    the patch as `git diff` makes it without its file header), as JSON text."""
+    files = []
+    for line in git(folder, "diff", "--name-status", "--no-renames", base, head).splitlines():
+        status, name = line.split("\t")
+        diff = git(folder, "diff", "--no-color", "--unified=3", base, head, "--", name)
+        patch = diff[diff.index("\n@@") + 1 :]
+        files.append({"filename": name, "status": STATUS[status], "patch": patch})
+    return json.dumps(files, indent=2, ensure_ascii=False) + "\n"
+
+
+def review_report(
+    loopback: LoopbackServer, tmp: Path, setenv: Callable[[str, str], None]
+) -> tuple[str, str]:
+    """The JSON report of the Action's `pr` run (`curator check data --changed-since BASE
+    --suggest`) on the pull request, run in the list's folder `tmp / "list"` (the caller's
+    working directory; `setenv` points curator at the doubles), and the pull request's files
+    as GitHub lists them (`pull_files`)."""
+    base, head = list_repository(tmp / "list")
     arxiv = ArxivDouble(papers())
     github = GithubDouble(loopback, token=TOKEN)
     github.add("mem0ai/mem0", license="Apache-2.0", stars=41234, forks=4321)
@@ -151,7 +185,8 @@ def review_report(loopback: LoopbackServer, tmp: Path, setenv: Callable[[str, st
     setenv("GITHUB_GRAPHQL_URL", github.graphql_url)
     setenv("GITHUB_TOKEN", TOKEN)
     out = tmp / "report.json"
-    args = ["check", "data", "--changed-since", base, "--format", "json", "--output", str(out)]
+    args = [*PR_RUN, base, "--suggest", "--format", "json", "--output", str(out)]
     assert main(args) == 1
-    report = load_report(json.loads(out.read_text(encoding="utf-8")))
-    return json_report.render(replace(report, elapsed=ELAPSED))
+    saved = read_saved(out)
+    report = json_report.render(replace(saved.report, elapsed=ELAPSED), fixes=saved.fixes)
+    return report, pull_files(tmp / "list", base, head)

@@ -1,10 +1,12 @@
-"""The README is a landing page: short, `curator init` first, the picture of a review, and its
+"""The README is a landing page: short, `curator init` first, the pictures of a review, and its
 two set-up commands stay true. (The reference moved to docs/: the finding-code table and the
 environment variables are checked there, in test_contract_names.py.)"""
 
 from __future__ import annotations
 
 import re
+
+import pytest
 
 from curator.report.interface import RENDERERS, Format
 from tests.conftest import ROOT
@@ -36,8 +38,9 @@ def test_a_landing_page_with_init_first() -> None:
     assert headings.index("## Use it in your list") < headings.index("## Set up this repository")
 
 
-def test_the_picture_of_a_review_is_shown_with_alt_text() -> None:
+@pytest.mark.parametrize("name", ["review-comment.png", "review-suggestion.png"])
+def test_the_pictures_of_a_review_are_shown_with_alt_text(name: str) -> None:
     images = [t for t in tokens(MD.parse(README)) if t.type == "image"]
-    picture = next(t for t in images if t.attrs["src"] == "docs/images/review-comment.png")
+    picture = next(t for t in images if t.attrs["src"] == f"docs/images/{name}")
     assert len(picture.content) > 40  # alt text that says what the picture shows
-    assert (ROOT / "docs" / "images" / "review-comment.png").is_file()
+    assert (ROOT / "docs" / "images" / name).is_file()

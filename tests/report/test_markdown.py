@@ -100,7 +100,20 @@ def test_first_stage_drops_metadata_only() -> None:
     report = realistic_report()
     full = markdown.render(report, CTX, limit=100_000)
     body = markdown.render(report, CTX, limit=len(full) - 1)
-    assert "Metadata of" not in body and "2 notes" in body and "more |" not in body
+    assert "Metadata of" not in body and "1 note · 1 run note" in body and "more |" not in body
+
+
+def test_the_notes_block_counts_what_the_verdict_line_calls_notes() -> None:
+    """The verdict line's notes are the info findings; the folded block counts those and the
+    run's notes apart, so a report with none of the one never says "0 notes", then "1 note"."""
+    report = realistic_report()
+    without_infos = replace(
+        report, findings=tuple(f for f in report.findings if f.severity is not Severity.INFO)
+    )
+    body = markdown.render(without_infos, CTX)
+    assert "· 0 notes." in body and "<summary>1 run note</summary>" in body
+    body = markdown.render(replace(report, notes=()), CTX)
+    assert "· 1 note." in body and "<summary>1 note</summary>" in body
 
 
 def test_hostile_entry_is_inert() -> None:
