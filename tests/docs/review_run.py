@@ -66,7 +66,7 @@ projects:
 """
 #: What the pull request adds, as a contributor typed it.
 ADDED_PAPERS = (
-    '  - title: "MemFit: Efficient Long-Term Memory for LLM Agents"\n'
+    '  - title: "MemFit: Efficient Long-Term Agent Memory"\n'
     '    arxiv: "2610.00872"\n'
     '    date: "2026-10-01"\n'
     '  - title: "When Correct Memory Goes Wrong: Fuzzing Persistent Memory Use in LLM Agents"\n'
@@ -115,7 +115,9 @@ def list_repository(folder: Path) -> tuple[str, str]:
     """The list before and after the pull request, committed; (base, head) SHAs."""
     (folder / "data" / "papers").mkdir(parents=True)
     shutil.copy(ROOT / "data" / "schema.json", folder / "data" / "schema.json")
-    # The rules stay out of the commits: a change to them changes the verdicts, not the SHAs.
+    # The rules are the base commit's, as in a list that committed them with `curator init`:
+    # a pull request's run reads them from its base, and reports rules it adds as
+    # config-changed (a change to them changes the base SHA, and the picture is redrawn).
     (folder / "rules").mkdir()
     for name in ("scope.yaml", "scope-scorer.json", "links.yaml"):
         shutil.copy(ROOT / "rules" / name, folder / "rules" / name)
@@ -126,7 +128,7 @@ def list_repository(folder: Path) -> tuple[str, str]:
     papers_file.write_text(BASE_PAPERS, encoding="utf-8")
     projects_file.write_text(BASE_PROJECTS, encoding="utf-8")
     git(folder, "init", "-q", "-b", "main")
-    git(folder, "add", "data")
+    git(folder, "add", "data", "rules")
     git(folder, "commit", "-q", "-m", "the list")
     base = git(folder, "rev-parse", "HEAD")
     papers_file.write_text(BASE_PAPERS + ADDED_PAPERS, encoding="utf-8")
