@@ -174,6 +174,21 @@ def test_usage_errors_exit_2(
     assert "Traceback" not in err
 
 
+def test_no_path_where_the_list_is_a_readme_says_to_give_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An awesome-list repository has no data/: `curator check` alone says what to give."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", *OFFLINE]) == 2
+    assert capsys.readouterr().err == "curator: error: data: no such file or folder\n"
+    (tmp_path / "README.md").write_text("# Awesome memory\n")
+    assert main(["fix", *OFFLINE]) == 2
+    assert capsys.readouterr().err == (
+        "curator: error: data: no such file or folder (is the list README.md? give it as the "
+        "PATH)\n"
+    )
+
+
 def test_version_and_module_entry_point() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "curator", "--version"], capture_output=True, text=True, check=False
