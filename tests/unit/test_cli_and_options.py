@@ -189,6 +189,28 @@ def test_no_path_where_the_list_is_a_readme_says_to_give_it(
     )
 
 
+@pytest.mark.parametrize(
+    ("argv", "usage", "error"),
+    [
+        (["check", "README.md", "--skp", "web"], "usage: curator check ",
+         "curator check: error: unrecognized arguments: --skp web"),
+        (["fix", "--onyl", "repo-moved"], "usage: curator fix ",
+         "curator fix: error: unrecognized arguments: --onyl"),
+        (["--bogus"], "usage: curator [-h]", "curator: error: unrecognized arguments: --bogus"),
+    ],
+)  # fmt: skip
+def test_an_unknown_option_shows_the_usage_of_its_subcommand(
+    argv: list[str], usage: str, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo'd option: the usage that lists the subcommand's options, then one error line."""
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage) and err.endswith(error + "\n")
+    assert "--skip LIST" in err or argv[0] != "check"
+
+
 def test_version_and_module_entry_point() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "curator", "--version"], capture_output=True, text=True, check=False
