@@ -44,6 +44,7 @@ def run_fix(args: argparse.Namespace) -> int:
     from curator.fix import output
     from curator.fix.run import prepare
     from curator.fix.write import write_fixes
+    from curator.report.terminal import fit, terminal_width
 
     only = only_codes(args.only)
     options = options_from(args)
@@ -57,7 +58,9 @@ def run_fix(args: argparse.Namespace) -> int:
         write_fixes(fixes, options.paths)
         lines = [*output.file_lines(fixes), *lines]
     lines += [*output.waiting(plan, args.unsafe), output.summary(plan, args.unsafe, args.diff)]
-    print("\n".join(lines), file=sys.stderr if args.diff else sys.stdout)
+    stream = sys.stderr if args.diff else sys.stdout
+    # As wide as the terminal, like check's report (piped: each line whole).
+    stream.write(fit("\n".join(lines), terminal_width(stream)))
     left = replace(prepared.report, findings=plan.remaining(args.unsafe))
     return exit_status(left, options.fail_on)
 
