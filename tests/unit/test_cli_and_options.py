@@ -71,6 +71,7 @@ def test_defaults_are_the_real_services(tmp_path: Path) -> None:
         ('arxiv_delay = "soon"', "bad setting"),
         ('skip = ["ftp"]', "--skip"),
         ('severity = {"no-such-code" = "error"}', "unknown finding code"),
+        ('severity = {"repo-stail" = "info"}', r"repo-stail \(did you mean repo-stale\?\)"),
         ('format = "html"', "format must be one of"),
         ("rules_dir = 3", "rules_dir must be a string"),
         ("date_tolerance_days = -1", "must not be negative"),
