@@ -65,3 +65,11 @@ def severity_of(code: str, overrides: dict[str, Severity] | None = None) -> Seve
 
 #: Findings that say a service could not be asked: never a failure of the run by themselves.
 UNVERIFIED = frozenset({"arxiv-unverified", "repo-unverified", "link-unverified", "scope-hold"})
+
+
+def unknown(code: str) -> str:
+    """`unknown finding code X`, and the nearest real code when there is one (a typo)."""
+    import difflib
+
+    near = difflib.get_close_matches(code, CODES, n=1, cutoff=0.8)
+    return f"unknown finding code {code}" + (f" (did you mean {near[0]}?)" if near else "")

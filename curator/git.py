@@ -115,6 +115,8 @@ def resolve(ref: str, cwd: Path) -> Base:
     try:
         out = run([*args, f"{ref}^{{commit}}"], cwd).decode("utf-8", "surrogateescape")
     except GitError:
+        if top_level(cwd) is None:  # not "no such commit": there are no commits here at all
+            raise GitError(f"{ref!r} names no commit: not in a git repository") from None
         raise GitError(f"unknown revision {ref!r} (no such commit)") from None
     prefix, _, commit = out.rstrip("\n").rpartition("\n")
     return Base(commit.strip(), prefix)

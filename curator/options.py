@@ -232,14 +232,14 @@ def parse_skip(value: Any) -> frozenset[Service]:
 
 def _severities(value: Any) -> dict[str, Severity]:
     """`{code: severity}` from configuration, checked against the known codes."""
-    from curator.codes import CODES
+    from curator.codes import CODES, unknown
 
     if not isinstance(value, Mapping):
         raise UsageError("[tool.curator] severity must be a table of code = severity")
     out: dict[str, Severity] = {}
     for code, sev in value.items():
         if code not in CODES:
-            raise UsageError(f"[tool.curator] severity: unknown finding code {code!r}")
+            raise UsageError(f"[tool.curator] severity: {unknown(code)}")
         try:
             out[code] = Severity(str(sev))
         except ValueError:

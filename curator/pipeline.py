@@ -104,7 +104,7 @@ def load(
     for raw in paths:
         path = Path(raw)
         if not path.exists():
-            raise InputError("no such file or folder", raw)
+            raise InputError(_missing(path), raw)
         source = SOURCES.get("" if path.is_dir() else path.suffix.lower())
         if source is None:
             raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
@@ -115,6 +115,14 @@ def load(
         notes.extend(got.notes)
         references.extend(got.references)
     return Loaded(tuple(entries), tuple(findings), tuple(files), tuple(notes), tuple(references))
+
+
+def _missing(path: Path) -> str:
+    """Why a path cannot be read: missing, with a hint when a folder (the default `data`) is
+    asked for where the list is a README.md (an awesome-list run with no PATH lands here)."""
+    if not path.suffix and Path("README.md").is_file():
+        return "no such file or folder (is the list README.md? give it as the PATH)"
+    return "no such file or folder"
 
 
 # -- select -------------------------------------------------------------------------------

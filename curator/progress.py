@@ -79,9 +79,8 @@ class ServiceProgress:
             done = total if service in finished else min(total, self.counter.done(service.value))
             mark = "…" if service not in finished else "✗" if service in failed else "✓"
             tail = " · could not be asked" if service in failed else ""
-            out.append(
-                f"{mark} {service.value:<6} {done:>5}/{total} subjects · {sent} requests sent{tail}"
-            )
+            sent_text = f"{sent} request{'' if sent == 1 else 's'} sent"
+            out.append(f"{mark} {service.value:<6} {done:>5}/{total} subjects · {sent_text}{tail}")
         hits = self.counter.get("cache_hits")
         out.append(f"  cache hits: {hits}")
         return out

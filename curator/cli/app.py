@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from curator import __version__, heap
@@ -29,6 +29,11 @@ SUBCOMMANDS: list[Callable[[Any], None]] = [
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
+    return _parsers()[0]
+
+
+def _parsers() -> tuple[argparse.ArgumentParser, Mapping[str, argparse.ArgumentParser]]:
+    """The argument parser and each subcommand's own, by name."""
     parser = argparse.ArgumentParser(
         prog="curator", description="Verify a curated list of LLM-memory papers and projects."
     )
@@ -36,15 +41,25 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(sub)
-    return parser
+    return parser, sub.choices
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The parsed command line. An unknown option is the subcommand's usage error (exit 2),
+    so the usage shown is the one that lists its options, not the bare `curator COMMAND`."""
+    parser, commands = _parsers()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        where = commands.get(args.command or "", parser)
+        where.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run curator; return the exit status (0 clean, 1 findings, 2 bad input or usage)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(argv)
     if args.command is None:
-        parser.print_help(sys.stderr)
+        build_parser().print_help(sys.stderr)
         return 2
     try:
         status: int = args.run(args)

@@ -34,12 +34,12 @@ def only_codes(text: str | None) -> frozenset[str] | None:
     """The codes of `--only`; UsageError naming an unknown one."""
     if text is None:
         return None
-    from curator.codes import CODES
+    from curator.codes import CODES, unknown
 
     codes = frozenset(c.strip() for c in text.split(",") if c.strip())
-    unknown = sorted(codes - CODES.keys())
-    if unknown or not codes:
-        raise UsageError(f"--only: unknown finding code {', '.join(unknown) or repr(text)}")
+    wrong = sorted(codes - CODES.keys())
+    if wrong or not codes:
+        raise UsageError(f"--only: {'; '.join(unknown(c) for c in wrong or [repr(text)])}")
     return codes
 
 

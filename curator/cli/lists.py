@@ -80,6 +80,7 @@ def add_init(sub: Any) -> None:
 
 def run_init(args: argparse.Namespace) -> int:
     """Pin the Action to the commit of --ref, write the files, list what was written."""
+    from curator.report.sanitize import terminal
     from curator.rulefiles import SCOPE_PRESETS
     from curator.tools import init
 
@@ -95,4 +96,5 @@ def run_init(args: argparse.Namespace) -> int:
     for name in result.kept:
         print(f"kept {name} (curator's starter: {name}{init.EXAMPLE})")
     print(f"uses: {result.uses}")
+    print("\n".join(terminal(line) for line in init.next_steps(args.dir, inputs)))
     return 0

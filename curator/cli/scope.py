@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,15 @@ from curator.errors import UsageError
 
 
 def add_explain(sub: Any) -> None:
-    """`curator explain ARXIV_ID [--lang en|zh]`."""
+    """`curator explain ARXIV_ID [--lang en|zh] [--offline] [--rules DIR] [--scope-preset NAME]`."""
     p = sub.add_parser("explain", help="the scope decision trail for one arXiv paper")
     p.add_argument("arxiv_id", metavar="ARXIV_ID", help="e.g. 2305.10250 or an arXiv URL")
     p.add_argument("--lang", default="en", choices=["en", "zh"], help="language of the trail")
     p.add_argument("--offline", action="store_true", default=None, help="use only the cache")
+    # The same two as `check`: a list set up with `curator init --scope-preset` has no
+    # rules/scope.yaml, and its trail must be the one its checks follow.
+    p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/)")
+    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
     p.set_defaults(run=run_explain)
 
 
@@ -37,11 +42,12 @@ def run_explain(args: argparse.Namespace) -> int:
     options = options_from(args)
     rules = load_rules(options)
     if "scope" not in rules:
-        from curator.rulefiles import rules_folder
+        from curator.report.terminal import shown_path
+        from curator.rulefiles import SCOPE_PRESETS, rules_folder
 
-        raise UsageError(
-            f"no scope rules at {rules_folder(options)}/scope.yaml (or give --scope-preset)"
-        )
+        where = shown_path(str(rules_folder(options) / "scope.yaml"), os.getcwd())
+        presets = ", ".join(SCOPE_PRESETS)
+        raise UsageError(f"no scope rules at {where} (or give --scope-preset: {presets})")
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
     outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes

@@ -145,7 +145,10 @@ class Cache:
         if path.is_dir():
             raise UsageError(f"cache path {path} is a folder, not a file (CURATOR_CACHE)")
         try:
+            made = not path.parent.exists()
             path.parent.mkdir(parents=True, exist_ok=True)
+            if made:
+                _ignore_in_git(path.parent)
             return self._connect(path)
         except sqlite3.DatabaseError as exc:
             if not _corrupt(exc):
@@ -375,3 +378,18 @@ class Cache:
             with self._lock:
                 self._db.close()
             self._db = None
+
+
+#: What a folder curator made for its cache holds, so that a local run in a list's repository
+#: (`.curator/cache.sqlite` by default) leaves git nothing to show, as ruff's and mypy's do.
+GITIGNORE = "# curator's cache: nothing here belongs in git\n*\n"
+
+
+def _ignore_in_git(folder: Path) -> None:
+    """A `.gitignore` of everything in a cache folder curator has just made (never one that
+    was there: a new file in a new folder); best effort, as the cache itself is."""
+    try:
+        with open(folder / ".gitignore", "x", encoding="utf-8") as out:
+            out.write(GITIGNORE)
+    except OSError:
+        pass

@@ -386,10 +386,17 @@ def reading_check(
     findings: list[Finding] = []
     if missed:
         lines = sorted(set(missed.values()))
-        message = f"{len(missed)} linked arXiv IDs or repositories were not read"
-        shown = ", ".join(str(n) for n in lines[:20]) + (" …" if len(lines) > 20 else "")
+        message = (
+            "1 linked arXiv ID or repository was not read"
+            if len(missed) == 1
+            else f"{len(missed)} linked arXiv IDs or repositories were not read"
+        )
+        # Which link, on which line: what a maintainer looks for in the document.
+        firsts = sorted(missed.items(), key=lambda item: (item[1], item[0]))
+        shown = "; ".join(f"line {n}: {s}" for s, n in firsts[:20])
+        shown += " …" if len(firsts) > 20 else ""
         findings.append(reader.context.finding(
-            "document-unread", file, Source(file, lines[0]), message, evidence=f"lines {shown}"
+            "document-unread", file, Source(file, lines[0]), message, evidence=shown
         ))  # fmt: skip
     notes: list[str] = []
     plain = {
@@ -397,7 +404,9 @@ def reading_check(
         for lk in e.links if lk.subject.startswith("arxiv:")
     }  # fmt: skip
     plain -= {e.subject for e in entries if e.kind is Kind.PAPER}
-    if plain:
+    if len(plain) == 1:
+        notes.append(f"{file}: 1 arXiv ID has no title beside it; it is checked for existence only")
+    elif plain:
         notes.append(f"{file}: {len(plain)} arXiv IDs have no title beside them; "
                      "they are checked for existence only")  # fmt: skip
     return findings, notes

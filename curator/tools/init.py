@@ -153,3 +153,17 @@ def init(root: Path, uses: str, inputs: Mapping[str, str], *, force: bool = Fals
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return InitResult(tuple(files), tuple(kept), uses)
+
+
+def next_steps(root: str, inputs: Mapping[str, str]) -> list[str]:
+    """What to run after init: the check the workflows will run, on this machine (with the
+    same preset: nothing here records it for a local run), then the one commit."""
+    check = f"curator check {inputs.get('paths') or ''}".rstrip()
+    if inputs.get("scope-preset"):
+        check += f" --scope-preset {inputs['scope-preset']}"
+    where = "" if root in ("", ".") else f", in {root}"
+    return [
+        f"Next{where}: run the check the workflows run, then commit them and push:",
+        f"  {check}",
+        '  git add .github/workflows rules && git commit -m "Add curator\'s workflows"',
+    ]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
-from tests.docs.links import anchors, broken, slug, targets
+from tests.docs.links import MD, anchors, broken, slug, targets
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
@@ -15,6 +16,24 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_relative_link_resolves(page: Path) -> None:
     assert broken(page, ROOT) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_table_renders_as_a_table(page: Path) -> None:
+    """A blank line inside a table ends it: the rows after it show as a paragraph of pipes."""
+    parsed = MD.parse(page.read_text(encoding="utf-8"))
+    stray = [
+        t.content.splitlines()[0]
+        for opener, t in pairwise(parsed)
+        if opener.type == "paragraph_open" and t.type == "inline" and t.content.startswith("| ")
+    ]
+    assert stray == []
+
+
+def test_a_table_cut_by_a_blank_line_is_found() -> None:
+    cut = "| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| 3 | 4 |\n"
+    parsed = MD.parse(cut)
+    assert [t.type for t in parsed][-3:] == ["paragraph_open", "inline", "paragraph_close"]
 
 
 def test_the_readme_links_every_docs_page() -> None:

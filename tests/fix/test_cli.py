@@ -96,6 +96,11 @@ def test_only_limits_the_fix_and_an_unknown_code_is_bad_usage(world: World) -> N
     bad = world.fix("--only", "repo-moved,no-such-code")
     assert bad.status == 2
     assert bad.err.strip() == "curator: error: --only: unknown finding code no-such-code"
+    typo = world.fix("--only", "repo-moves")
+    assert typo.status == 2
+    assert typo.err.strip() == (
+        "curator: error: --only: unknown finding code repo-moves (did you mean repo-moved?)"
+    )
 
 
 def test_the_title_search_is_one_request_counted_and_an_outage_is_a_note(

@@ -67,6 +67,27 @@ def test_bad_rules_file_names_file_and_line(
     assert "scope.yaml:" in err and "Traceback" not in err
 
 
+def test_explain_takes_the_preset_a_list_set_up_with_init_uses(
+    cave: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `curator init --scope-preset llm-memory` writes no rules/scope.yaml: the preset is
+    # the workflows' input, and explain must be able to follow the same policy.
+    Path("rules/scope.yaml").unlink()
+    assert main(["explain", CAVE]) == 2
+    err = capsys.readouterr().err
+    assert "no scope rules at rules/scope.yaml (or give --scope-preset: llm-memory)" in err
+    assert main(["explain", CAVE, "--scope-preset", "llm-memory"]) == 0
+    assert capsys.readouterr().out.startswith(f"arxiv:{CAVE} — {cave['title']}")
+
+
+def test_explain_reads_the_rules_folder_it_is_given(
+    cave: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path("rules").rename("policy")
+    assert main(["explain", CAVE, "--rules", "policy"]) == 0
+    assert "include" in capsys.readouterr().out.splitlines()[1]
+
+
 def test_explain_refuses_a_bad_id(cave: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "1234.12345"]) == 2
     assert "not a valid arXiv identifier" in capsys.readouterr().err

@@ -143,6 +143,19 @@ def test_fits_the_terminal_and_shows_paths_relative(
         assert run.widest() > 80
 
 
+def test_fix_summary_fits_the_terminal_and_is_whole_when_piped(
+    listed: Path, tmp_path: Path
+) -> None:
+    """`fix`'s summary (`Nothing to fix (202 left: 76 repo-unverified, …)`, 90 cells) is
+    wrapped like check's report; piped, it is one whole line."""
+    args = ["fix", "README.md", "--offline"]
+    run = in_pty(args, listed, 40, environment(tmp_path))
+    assert run.status == 1 and run.lines[0].startswith("Nothing to fix (")
+    assert run.widest() <= 40
+    pipe = piped(args, listed, environment(tmp_path))
+    assert pipe.out.count("\n") == 1 and len(pipe.out) > 80
+
+
 def test_no_color_on_a_terminal_prints_no_escape_code(listed: Path, tmp_path: Path) -> None:
     run = in_pty(offline(listed), listed, 80, environment(tmp_path, NO_COLOR="1"))
     assert run.status == 1 and "README.md:" in run.out

@@ -108,6 +108,9 @@ def test_a_literal_comment_opener_in_prose_hides_nothing(tmp_path: Path) -> None
     read(tmp_path, text)
     loaded = DocumentSource().load(tmp_path / "README.md")
     assert [(f.code, f.source.line) for f in loaded.findings] == [("document-unread", 3)]
+    unread = loaded.findings[0]  # which link, on which line: what a maintainer looks for
+    assert unread.message == "1 linked arXiv ID or repository was not read"
+    assert unread.evidence == "line 3: arxiv:2401.10016"
 
 
 def test_import_never_writes_through_a_symlink(tmp_path: Path) -> None:

@@ -51,6 +51,10 @@ def test_writes_workflows_pinned_and_starter_rules(
         "with": {"mode": "pr", "paths": "README.md", "scope-preset": "llm-memory"},
     }
     assert sorted(p.name for p in (repo / "rules").iterdir()) == ["links.yaml", "projects.yaml"]
+    # The check to run on this machine carries the preset: nothing else records it locally.
+    assert f"Next, in {repo}: run the check" in out
+    assert "\n  curator check README.md --scope-preset llm-memory\n" in out
+    assert "\n  git add .github/workflows rules && git commit" in out
 
 
 def test_default_ref_is_this_versions_tag_resolved_to_its_commit(

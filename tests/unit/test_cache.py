@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,21 @@ def test_round_trip_and_touch(tmp_path: Path) -> None:
     assert again is not None
     assert again.age(now[0]) == 0.0
     assert cache.get("arxiv", "github:a/b") is None
+
+
+def test_a_cache_folder_curator_makes_is_ignored_by_git(tmp_path: Path) -> None:
+    """A local run in a list's repository makes `.curator/`: git shows none of it."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    Cache(tmp_path / ".curator" / "cache.sqlite").put("arxiv", "arxiv:1", {"i": 1})
+    status = subprocess.run(
+        ["git", "-C", str(tmp_path), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert status.stdout == ""
+    # A folder that was there already is the user's: nothing is added to it.
+    (tmp_path / "mine").mkdir()
+    Cache(tmp_path / "mine" / "cache.sqlite")
+    assert not (tmp_path / "mine" / ".gitignore").exists()
 
 
 def test_get_many(tmp_path: Path) -> None:

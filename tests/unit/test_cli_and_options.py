@@ -71,6 +71,7 @@ def test_defaults_are_the_real_services(tmp_path: Path) -> None:
         ('arxiv_delay = "soon"', "bad setting"),
         ('skip = ["ftp"]', "--skip"),
         ('severity = {"no-such-code" = "error"}', "unknown finding code"),
+        ('severity = {"repo-stail" = "info"}', r"repo-stail \(did you mean repo-stale\?\)"),
         ('format = "html"', "format must be one of"),
         ("rules_dir = 3", "rules_dir must be a string"),
         ("date_tolerance_days = -1", "must not be negative"),
@@ -172,6 +173,43 @@ def test_usage_errors_exit_2(
     err = capsys.readouterr().err
     assert words in err
     assert "Traceback" not in err
+
+
+def test_no_path_where_the_list_is_a_readme_says_to_give_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An awesome-list repository has no data/: `curator check` alone says what to give."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", *OFFLINE]) == 2
+    assert capsys.readouterr().err == "curator: error: data: no such file or folder\n"
+    (tmp_path / "README.md").write_text("# Awesome memory\n")
+    assert main(["fix", *OFFLINE]) == 2
+    assert capsys.readouterr().err == (
+        "curator: error: data: no such file or folder (is the list README.md? give it as the "
+        "PATH)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage", "error"),
+    [
+        (["check", "README.md", "--skp", "web"], "usage: curator check ",
+         "curator check: error: unrecognized arguments: --skp web"),
+        (["fix", "--onyl", "repo-moved"], "usage: curator fix ",
+         "curator fix: error: unrecognized arguments: --onyl"),
+        (["--bogus"], "usage: curator [-h]", "curator: error: unrecognized arguments: --bogus"),
+    ],
+)  # fmt: skip
+def test_an_unknown_option_shows_the_usage_of_its_subcommand(
+    argv: list[str], usage: str, error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo'd option: the usage that lists the subcommand's options, then one error line."""
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage) and err.endswith(error + "\n")
+    assert "--skip LIST" in err or argv[0] != "check"
 
 
 def test_version_and_module_entry_point() -> None:

@@ -66,3 +66,10 @@ def test_an_unknown_revision_is_a_usage_error(base: Revision) -> None:
     with pytest.raises(UsageError, match="--changed-since: unknown revision"):
         config_files(base.root, "no-such-branch")
     assert isinstance(config_files(base.root, None), WorkingTree)
+
+
+def test_a_revision_outside_any_repository_says_so(tmp_path: Path) -> None:
+    """Outside git, `--changed-since HEAD` is not an unknown commit: there is no repository."""
+    (tmp_path / "list").mkdir()
+    with pytest.raises(UsageError, match="'HEAD' names no commit: not in a git repository"):
+        config_files(tmp_path / "list", "HEAD")

@@ -44,6 +44,13 @@ def test_a_slow_run_shows_counts_then_erases_them() -> None:
     assert drawn.endswith("\x1b[1A\x1b[2K")  # and the display's lines erased
 
 
+def test_one_request_is_one_request() -> None:
+    counter = Counter()
+    counter.add("arxiv", 1)
+    state = progress.ServiceProgress({Service.ARXIV: 3}, counter)
+    assert state.lines()[0] == "… arxiv      0/3 subjects · 1 request sent"
+
+
 def test_a_fast_run_draws_nothing() -> None:
     assert _run(seconds=0.0, delay=0.5) == ""
 
