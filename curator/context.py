@@ -18,11 +18,14 @@ from curator.options import Options
 
 @dataclass(frozen=True)
 class CheckContext:
-    """What every check may read besides the entry: settings, the clock, loaded rules."""
+    """What every check may read besides the entry: settings, the clock, loaded rules, and
+    the titles under which the whole list names each subject (`listings`: a paper listed
+    again elsewhere, e.g. in a projects table, is judged with its other listings)."""
 
     options: Options = field(default_factory=Options)
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
     rules: Mapping[str, Any] = field(default_factory=dict)
+    listings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def finding(
         self,

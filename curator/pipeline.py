@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curator import heap, progress
-from curator.checks.catalog import duplicates
+from curator.checks.catalog import duplicates, listings
 from curator.checks.interface import Check, CheckContext
 from curator.checks.link_forms import link_forms
 from curator.config_changes import config_changes
@@ -363,7 +363,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     selection = select(loaded, options)
     chosen = selection.entries
     rules = load_rules(options)
-    ctx = replace(ctx, rules=rules)
+    ctx = replace(ctx, rules=rules, listings=listings(loaded.entries))
     settings_changed = config_changes(ctx)
     chinese = load([options.zh], ctx) if options.zh else None
     records = screening_records(options)

@@ -10,6 +10,15 @@ from curator.context import CheckContext
 from curator.model import Entry, Finding, Kind
 
 
+def listings(entries: Iterable[Entry]) -> dict[str, tuple[str, ...]]:
+    """The titles under which the list names each paper or project listed more than once."""
+    titles: dict[str, list[str]] = defaultdict(list)
+    for entry in entries:
+        if entry.kind is not Kind.LINK:
+            titles[entry.subject].append(entry.title)
+    return {subject: tuple(names) for subject, names in titles.items() if len(names) > 1}
+
+
 def duplicates(entries: Iterable[Entry], ctx: CheckContext) -> list[Finding]:
     """One finding at each repeated place of a subject, naming where it was listed first.
 

@@ -50,10 +50,23 @@ def _judge(
         return []
     meta = outcome.meta
     findings = _withdrawn(entry, subject, label, meta, ctx)
-    if own:
+    if own and not _reference(entry, subject, meta, ctx):
         findings += _title(entry, subject, label, meta, ctx)
         findings += _date(entry, subject, label, meta, ctx)
     return findings
+
+
+def _reference(entry: Entry, subject: str, meta: Mapping[str, Any], ctx: CheckContext) -> bool:
+    """True when the list names this paper properly elsewhere (another listing carries
+    arXiv's title) and this listing's title is not the paper's: a project, benchmark or
+    product row that links the paper, with its own name, description and date. Its title and
+    date are not the paper's to compare; its repeat is reported as a duplicate or a
+    cross-listing already."""
+    official = str(meta.get("title") or "")
+    others = ctx.listings.get(subject, ())
+    if not official or len(others) < 2 or titles_match(entry.title, official):
+        return False
+    return any(titles_match(title, official) for title in others)
 
 
 def _withdrawn(

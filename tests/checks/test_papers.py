@@ -270,3 +270,16 @@ def test_a_short_name_is_not_compared_with_the_title() -> None:
     # The same words as a title (from bold text or a title column) are compared.
     titled = paper_entry("2305.10250", title="MemoryBank")
     assert codes(titled, Found(S, meta())) == ["arxiv-title-mismatch"]
+
+
+def test_a_listing_that_links_a_paper_named_properly_elsewhere_is_a_reference() -> None:
+    """A projects table row (its own name, description and date) linking a paper the list
+    names by its title elsewhere: its title and date are not the paper's to compare."""
+    row = paper_entry("2305.10250", title="A memory layer for chat apps", date="2026-06")
+    both = CheckContext(listings={S: ("A memory layer for chat apps", TITLE)})
+    assert codes(row, Found(S, meta()), both) == []
+    alone = CheckContext(listings={S: ("A memory layer for chat apps", "Another wrong title")})
+    assert codes(row, Found(S, meta()), alone) == ["arxiv-title-mismatch", "arxiv-date-mismatch"]
+    # The listing with the paper's title is still checked (its date here is off).
+    proper = paper_entry("2305.10250", date="2024-05")
+    assert codes(proper, Found(S, meta()), both) == ["arxiv-date-mismatch"]

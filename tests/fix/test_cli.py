@@ -213,3 +213,35 @@ def test_the_file_keeps_its_mode_bom_and_line_endings(world: World) -> None:
     assert RETITLED.encode() in data
     assert os.stat(world.file).st_mode & 0o777 == 0o640
     assert [p.name for p in world.root.iterdir() if p.name.startswith(".README")] == []
+
+
+PROJECTS = """\
+# Memory
+
+## Papers
+
+| Date | Title | Paper |
+| --- | --- | --- |
+| 2023-05 | MemoryBank: Enhancing Large Language Models with Long-Term Memory | [arXiv](https://arxiv.org/abs/2305.10250) |
+
+## Product & Project
+
+| Date | Name | Title | Paper |
+| --- | --- | --- | --- |
+| 2026-06 | MemBank App | A memory layer for chat apps built on the MemoryBank paper | [arXiv](https://arxiv.org/abs/2305.10250) |
+"""
+
+
+def test_a_project_row_linking_a_listed_paper_is_neither_reported_nor_fixed(
+    loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project's own description and date are not the paper's: no title or date finding
+    on its row (only the cross-listing), and `fix` leaves the file as it is."""
+    w = make_world(loopback, tmp_path / "tree", monkeypatch, PROJECTS)
+    w.paper("2305.10250", "MemoryBank: Enhancing Large Language Models with Long-Term Memory",
+            "2023-05-17T12:00:00Z")  # fmt: skip
+    report = w.check()
+    assert findings(report) == {("entry-cross-listed", "arxiv:2305.10250")}
+    before = w.file.read_bytes()
+    assert w.fix().out.startswith("Nothing to fix")
+    assert w.file.read_bytes() == before
