@@ -28,8 +28,11 @@ if TYPE_CHECKING:  # rich is imported when text is laid out: a JSON run never lo
     from rich.console import Console
     from rich.text import Text
 
-#: Width when the output is not a terminal and $COLUMNS says nothing.
+#: The width text is measured against when nothing says otherwise.
 DEFAULT_WIDTH = 80
+#: Off a terminal with no $COLUMNS (a pipe, a file, a CI log): lines stay whole, so a URL or
+#: a message is never cut for grep, a pager or a log viewer that wraps on its own.
+NO_WRAP = 1_000_000
 
 #: How each severity (and the parts around it) looks when colour is on.
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -87,7 +90,7 @@ def is_terminal(stream: TextIO | None) -> bool:
 
 def width_of(terminal_stream: TextIO | None, env: Mapping[str, str]) -> int:
     """The terminal's width in cells (narrower if $COLUMNS says so, never wider); off a
-    terminal, $COLUMNS or 80."""
+    terminal, $COLUMNS, else no limit (NO_WRAP)."""
     columns = env.get("COLUMNS", "")
     asked = int(columns) if columns.isdigit() and int(columns) > 0 else 0
     real = 0
@@ -98,7 +101,7 @@ def width_of(terminal_stream: TextIO | None, env: Mapping[str, str]) -> int:
             real = 0
     if real > 0:
         return min(real, asked) if asked else real
-    return asked or DEFAULT_WIDTH
+    return asked or NO_WRAP
 
 
 def wants_color(choice: ColorChoice, tty: bool, env: Mapping[str, str]) -> bool:

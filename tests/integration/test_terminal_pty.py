@@ -162,13 +162,18 @@ def test_no_color_on_a_terminal_prints_no_escape_code(listed: Path, tmp_path: Pa
     assert "\x1b" not in run.out
 
 
-def test_piped_output_has_no_escape_code_and_defaults_to_80(listed: Path, tmp_path: Path) -> None:
+def test_piped_output_has_no_escape_code_and_keeps_lines_whole(
+    listed: Path, tmp_path: Path
+) -> None:
+    """Piped (grep, a pager, a CI log), a finding stays on its line unless $COLUMNS asks."""
     run = piped(offline(listed), listed, environment(tmp_path))
     assert run.status == 1 and "README.md:" in run.out
     assert "\x1b" not in run.out
-    assert run.widest() <= 80
-    wider = piped(offline(listed), listed, environment(tmp_path, COLUMNS="150"))
-    assert 80 < wider.widest() <= 150
+    assert run.widest() > 150
+    shapes = ("README.md:", "    ", "note:", "Found")
+    assert all(line.startswith(shapes) for line in run.lines if line)
+    narrower = piped(offline(listed), listed, environment(tmp_path, COLUMNS="150"))
+    assert 80 < narrower.widest() <= 150
 
 
 def test_verbose_shows_the_evidence(listed: Path, tmp_path: Path) -> None:

@@ -69,9 +69,9 @@ def test_width_comes_from_the_terminal_never_wider(pty_of_width: object) -> None
 
 
 def test_off_a_terminal_width_is_columns_or_80(tmp_path: object) -> None:
-    assert t.width_of(None, {}) == 80
+    assert t.width_of(None, {}) == t.NO_WRAP  # a pipe or a file: lines whole
     assert t.width_of(None, {"COLUMNS": "132"}) == 132
-    assert t.width_of(None, {"COLUMNS": "wide"}) == 80
+    assert t.width_of(None, {"COLUMNS": "wide"}) == t.NO_WRAP
     with open(os.devnull, "w") as null:
         shown = t.detect(null, env={"COLUMNS": "90", "TERM": "xterm"})
     assert (shown.width, shown.color) == (90, False)
