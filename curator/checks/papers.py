@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from curator.checks.titles import same_paper, titles_match
+from curator.checks.titles import same_name, same_paper, titles_match
 from curator.context import CheckContext
 from curator.model import Entry, Finding, Kind
 from curator.resolvers.interface import Found, NotFound, Outcome, Unverified
@@ -100,6 +100,11 @@ def _title(
     # paper's title would lose the right one, so no title is suggested (`curator fix` may
     # suggest the ID arXiv's title search finds for the entry's own title).
     message = f"the title is not the title of {label}, which likely names another paper"
+    if same_name(entry.title, official):
+        message = (
+            f"the title is not the title of {label}: the paper retitled, or another paper "
+            "of the same name (check the ID)"
+        )
     return [ctx.finding("arxiv-title-mismatch", subject, entry.source, message, evidence)]
 
 

@@ -142,6 +142,14 @@ def _paper_words(title: str) -> list[str]:
     return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
 
 
+def same_name(listed: str, official: str) -> bool:
+    """True when both titles open with the same name before a colon (`MemFit: …`): the same
+    paper retitled as often as another paper of that name (31 names are shared by different
+    papers in five real lists), so it decides nothing; a message may say so."""
+    name = _colon_name(listed)
+    return bool(name) and name == _colon_name(official)
+
+
 def _colon_name(title: str) -> list[str]:
     """The words of the name before a title's first colon (`MemGPT` of `MemGPT: Towards
     ...`); none when there is no colon or more than four words stand before it (a sentence)."""

@@ -79,13 +79,13 @@ def test_retitled_paper() -> None:
 
 def test_another_papers_title_is_never_suggested() -> None:
     """Few words in common: the ID names another paper; its title is no fix for the entry."""
-    entry = paper_entry("2305.10250", title="MemoryBank: Long-Term Memory for Chatbots")
+    entry = paper_entry("2305.10250", title="Chatbots with Long-Term Memory Banks")
     findings = check_paper(entry, {S: Found(S, meta())}, CheckContext())
     assert [f.code for f in findings] == ["arxiv-title-mismatch"]
     f = findings[0]
     assert f.suggestion == ""
     assert "likely names another paper" in f.message
-    assert "MemoryBank: Long-Term Memory for Chatbots" in f.evidence and TITLE in f.evidence
+    assert "Chatbots with Long-Term Memory Banks" in f.evidence and TITLE in f.evidence
 
 
 def test_withdrawn_paper() -> None:
@@ -283,3 +283,14 @@ def test_a_listing_that_links_a_paper_named_properly_elsewhere_is_a_reference() 
     # The listing with the paper's title is still checked (its date here is off).
     proper = paper_entry("2305.10250", date="2024-05")
     assert codes(proper, Found(S, meta()), both) == ["arxiv-date-mismatch"]
+
+
+def test_a_title_of_the_same_name_says_it_may_be_retitled() -> None:
+    """`MemoryBank: …` against `MemoryBank: …` with most words changed: no suggestion (it may be
+    another paper of that name), and the message says both are possible."""
+    entry = paper_entry("2305.10250", title="MemoryBank: Long-Term Memory for Chatbots")
+    plain = paper_entry("2305.10250", title="Long-Term Memory for Chatbots and Assistants Today")
+    named = check_paper(entry, {S: Found(S, meta())}, CheckContext())[0]
+    other = check_paper(plain, {S: Found(S, meta())}, CheckContext())[0]
+    assert named.suggestion == "" and "retitled, or another paper of the same name" in named.message
+    assert "likely names another paper" in other.message
