@@ -140,7 +140,7 @@ def problems_table(report: Report, ctx: RenderContext, rows: int | None) -> list
 def _finding_row(finding: Finding, ctx: RenderContext, title: str) -> str:
     """One table row: severity and code, linked entry, message with evidence, suggestion."""
     what = s.text(finding.message)
-    if finding.evidence:
+    if finding.evidence and finding.evidence != finding.message:  # said once is enough
         what += f"<br>“{s.text(finding.evidence, 200)}”"
     fix = s.code(finding.suggestion, 300) if finding.suggestion else ""
     sev = f"{ICON[finding.severity]} {s.code(finding.code)}"
