@@ -175,14 +175,12 @@ def resolve(
 ) -> Resolved:
     """Ask every service (concurrently, one thread each) about the subjects it handles,
     through the run's `cache` (opened here when none is given)."""
-    from curator.resolvers.cache import Cache
-
     result = Resolved()
     subjects = wanted(entries, options)
     if not subjects:
         return result
     own = cache is None
-    cache = cache if cache is not None else Cache(open_cache_path(options))
+    cache = cache if cache is not None else open_cache(options)
     totals = {s: len(v) for s, v in subjects.items()}
     try:
         resolvers = {s: RESOLVERS[s].build(options, cache, result.counter, rules) for s in subjects}
@@ -306,16 +304,23 @@ def run(options: Options, now: Callable[[], datetime] | None = None) -> Run:
 
     The cache is opened once for the whole run: a file another process holds costs one
     wait (SQLite's busy timeout), not one per stage that reads it."""
-    from curator.resolvers.cache import Cache
-
-    refused = planted_cache(options)
     with heap.settled():
-        cache = Cache(None if refused else open_cache_path(options))
-        cache.warnings.extend(refused)
+        cache = open_cache(options)
         try:
             return _check(options, now, cache)
         finally:
             cache.close()
+
+
+def open_cache(options: Options) -> Cache:
+    """The run's cache, the one way every stage opens it: none with --no-cache, and none
+    (a warning says why) for a file the pull request could have planted (`planted_cache`)."""
+    from curator.resolvers.cache import Cache
+
+    refused = planted_cache(options)
+    cache = Cache(None if refused else open_cache_path(options))
+    cache.warnings.extend(refused)
+    return cache
 
 
 def open_cache_path(options: Options) -> Path | None:
