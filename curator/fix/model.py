@@ -7,7 +7,9 @@ values (a suggestion on a pull request, the nightly fix pull request), never on 
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -115,12 +117,14 @@ class FileFix:
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
     def line_changes(self) -> list[LineChange]:
-        """The edits as whole-line replacements; edits whose lines touch are merged into one."""
+        """The edits as whole-line replacements; edits whose lines touch are merged into one.
+        The text's lines are found once (thousands of edits in a long list stay linear)."""
+        starts = line_starts(self.before)
         groups: list[list[Edit]] = []
         spans: list[tuple[int, int]] = []
         for edit in sorted(self.edits, key=lambda e: e.start):
-            first = line_of(self.before, edit.start)
-            last = line_of(self.before, max(edit.start, edit.end - 1))
+            first = bisect.bisect_right(starts, edit.start)
+            last = bisect.bisect_right(starts, max(edit.start, edit.end - 1))
             if spans and first <= spans[-1][1]:
                 groups[-1].append(edit)
                 spans[-1] = (spans[-1][0], max(spans[-1][1], last))
@@ -128,16 +132,21 @@ class FileFix:
                 groups.append([edit])
                 spans.append((first, last))
         return [
-            self._change(first, last, group)
+            self._change(starts, first, last, group)
             for (first, last), group in zip(spans, groups, strict=True)
         ]
 
-    def _change(self, first: int, last: int, group: list[Edit]) -> LineChange:
+    def _change(self, starts: list[int], first: int, last: int, group: list[Edit]) -> LineChange:
         """One LineChange: lines first..last of `before` with the group's edits made."""
-        lines = lines_of(self.before)
-        start = sum(len(line) for line in lines[: first - 1])
-        old = "".join(lines[first - 1 : last])
+        start = starts[first - 1]
+        end = starts[last] if last < len(starts) else len(self.before)
+        old = self.before[start:end]
         shifted = [
             Edit(e.file, e.start - start, e.end - start, e.old, e.new, e.finding) for e in group
         ]
         return LineChange(first, last, old, apply(old, shifted), tuple(group))
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset where each line of `text` starts (lines end at "\n" only, as `line_of`)."""
+    return [0, *(m.end() for m in re.finditer("\n", text))]

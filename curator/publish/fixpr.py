@@ -144,8 +144,8 @@ def pr_body(
 ) -> str:
     """The body: marker, key, what the branch is, a row per change with its evidence, the
     files left out; rows dropped from the end until it fits GitHub's limit."""
-    rows = [_row(w.fix, e, ctx, base) for w in done for e in sorted(w.fix.edits, key=_at)]
-    rows = rows[:MAX_ROWS]
+    edits = [(w.fix, e) for w in done for e in sorted(w.fix.edits, key=_at)][:MAX_ROWS]
+    rows = [_row(fix, e, ctx, base) for fix, e in edits]
     total = sum(len(w.fix.edits) for w in done)
     while True:
         body = _compose(done, left, rows, total, default, ctx)
