@@ -146,14 +146,35 @@ def select(loaded: Loaded, options: Options) -> Selection:
     """All entries, or in PR mode only those added or changed since the ref."""
     if not options.changed_since:
         return Selection(list(loaded.entries))
-    from curator.select import changed_lines, follow_references, select_changed
+    from curator.select import changes, follow_references, select_changed
 
     files = sorted({e.source.file for e in loaded.entries} | set(loaded.files))
-    changed = changed_lines(options.changed_since, files, Path.cwd())
-    lines = follow_references(changed, loaded.references)
+    found = changes(options.changed_since, files, Path.cwd())
+    lines = follow_references(found.lines, loaded.references)
+    # An entry the base did not have counts as changed where it stands, whichever lines the
+    # pull request touched to make it one.
+    for entry in _revealed(loaded.entries, found.base):
+        held = lines[entry.source.file]
+        if held is not None:
+            held.add(entry.source.line)
     # Findings on a definition's line and on the links it redirects are the pull request's.
-    kept = {f: None if n is None else n | (lines[f] or set()) for f, n in changed.items()}
+    kept = {f: None if n is None else n | (lines[f] or set()) for f, n in found.lines.items()}
     return Selection(select_changed(loaded.entries, lines), kept)
+
+
+def _revealed(entries: Sequence[Entry], base: Mapping[str, bytes]) -> list[Entry]:
+    """The entries of the files changed in part that their base version did not have."""
+    from curator.select import new_entries
+    from curator.sources.reading import entries_of
+    from curator.sources.text import decode_text
+
+    before: dict[str, Sequence[Entry] | None] = {}
+    for file, data in base.items():
+        try:
+            before[file] = entries_of(file, decode_text(data, file))
+        except InputError:
+            before[file] = None
+    return new_entries(entries, before)
 
 
 # -- resolve ------------------------------------------------------------------------------

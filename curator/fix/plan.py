@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from curator.fix import doc_edits, yaml_edits
 from curator.fix.model import Edit, FileFix, apply, narrowed
 from curator.fix.values import Want, want_of
-from curator.fix.verify import is_catalogue, misread, read_entries
+from curator.fix.verify import misread, read_entries
 from curator.model import Entry, Finding, Report
+from curator.sources.reading import is_catalogue
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from curator.checks.titles import compact
-from curator.errors import CuratorError
 from curator.fix.values import Change, Want
 from curator.model import Entry
 from curator.normalize import subject_for_url
+from curator.sources.reading import entries_of
 
 
 @dataclass(frozen=True)
@@ -43,25 +43,9 @@ def shape(entry: Entry) -> Shape:
     )
 
 
-def is_catalogue(file: str) -> bool:
-    """True for a catalogue YAML file (else an awesome-list document)."""
-    return file.lower().endswith((".yaml", ".yml"))
-
-
 def read_entries(file: str, text: str) -> list[Entry] | None:
     """The entries of `file`'s text in line order, or None when it no longer reads."""
-    try:
-        if is_catalogue(file):
-            from curator.sources.yaml_catalog import load_text
-
-            entries = load_text(text, file, check_items=False).entries
-        else:
-            from curator.sources.document import DocumentSource
-
-            entries = DocumentSource().read(text, file).entries
-    except CuratorError:
-        return None
-    return sorted(entries, key=lambda e: e.source.line)
+    return entries_of(file, text)
 
 
 def reads_as_expected(
