@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from curator.fix import output
 from curator.fix.model import Edit, FileFix, OverlapError, apply, lines_of
 from curator.model import Finding, Severity, Source
 
@@ -60,3 +61,21 @@ def test_diff_names_the_file_and_only_changed_lines() -> None:
 
 def test_lines_split_at_newline_only() -> None:
     assert lines_of("a\u2028b\x0cc\rd\ne") == ["a\u2028b\x0cc\rd\n", "e"]
+
+
+def test_the_printed_diff_breaks_lines_where_the_file_does_only() -> None:
+    """A form feed (or U+2028, a file separator) in an unchanged line of the list starts no
+    line of `curator fix --diff`: the text after it stays on its line, escaped, and cannot
+    pass for an added line under a real one."""
+    for separator in ("\x0c", "\u2028", "\x1c", "\x85"):
+        text = (
+            "# L\n\n- [A](https://a.example/x) (2023-01)\n"
+            f"  note{separator}+ [Evil](https://evil.example) added by nobody\n"
+        )
+        at = text.index("2023-01") + 5
+        found = Finding("arxiv-date-mismatch", Severity.WARNING, "s", Source("README.md", 3), "m")
+        fix = FileFix("README.md", text, (Edit("README.md", at, at + 2, "01", "03", found),))
+        shown = output.diff([fix]).split("\n")
+        assert len(shown) == len(fix.diff().split("\n"))
+        assert not [line for line in shown if line.startswith("+ [Evil]")]
+        assert shown[-2].startswith("   note\\x") or shown[-2].startswith("   note\\u")
