@@ -30,6 +30,7 @@ import github
 
 from curator.errors import UsageError
 from curator.fix.model import FileFix, line_of
+from curator.fix.suggest import inside_tree
 from curator.publish import write_output
 from curator.publish.api import GitHubAPI, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
@@ -37,7 +38,6 @@ from curator.publish.comment import authors
 from curator.report import context
 from curator.report import sanitize as s
 from curator.report.context import RenderContext
-from curator.report.reader import inside_tree
 
 MARKER = "<!-- curator:fixes -->"
 CLOSED = "<!-- curator:closed -->"

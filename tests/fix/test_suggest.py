@@ -12,9 +12,16 @@ import pytest
 
 from curator.errors import InputError
 from curator.fix.model import Edit, FileFix
-from curator.fix.suggest import MAX_FIXES, MAX_LINES, Suggestion, fits, suggestions
+from curator.fix.suggest import (
+    MAX_FIXES,
+    MAX_LINES,
+    Suggestion,
+    fits,
+    inside_tree,
+    suggestions,
+)
 from curator.report import json as json_report
-from curator.report.reader import inside_tree, read_saved
+from curator.report.reader import read_saved
 from tests.publish.world import HEAD, edit, finding, head_fixes
 from tests.report.sample import realistic_report
 
@@ -141,3 +148,23 @@ def test_thousands_of_fixes_in_a_long_list_are_linear() -> None:
     assert changes[-1].old == last and changes[-1].text == last.replace("01)", "03)")
     alone = FileFix("README.md", text, edits[-1:]).line_changes()
     assert alone == [changes[-1]]
+
+
+def test_every_suggestion_written_is_one_the_comment_job_reads(tmp_path: Path) -> None:
+    """A line of the list with a stray control character (a backspace pasted with a title)
+    or a file whose name holds a format character: the reader refuses a report holding such
+    a fix, whole (the pull request would get no comment at all), so the writer leaves that
+    fix out and keeps the others."""
+    text = (
+        "- [Title\x08](https://arxiv.org/abs/2305.10250) (2023-01)\n"
+        "- [Other](https://arxiv.org/abs/2305.10251) (2023-01)\n"
+    )
+    first = edit(text, "2023-01", "2023-05", finding("arxiv-date-mismatch", "arxiv:x", 1))
+    at = text.rindex("2023-01")
+    second = replace(first, start=at, end=at + 7)
+    odd = FileFix("odd\u200b.md", text, (first,))
+    found = suggestions([FileFix("README.md", text, (first, second)), odd])
+    assert [(s.file, s.first) for s in found] == [("README.md", 2)]
+    path = tmp_path / "report.json"
+    path.write_text(json_report.render(realistic_report(), fixes=found), encoding="utf-8")
+    assert read_saved(path).fixes == found
