@@ -45,11 +45,16 @@ class ArxivTitles(ArxivSearch):
         return subject.startswith(PREFIX) and bool(subject[len(PREFIX) :].strip())
 
     def admit(self, subjects: list[str]) -> tuple[dict[str, Outcome], list[str]]:
-        """Every title with words is asked (no versions or aliases, unlike IDs)."""
-        out: dict[str, Outcome] = {
-            s: Unverified(s, "no words to search for") for s in subjects if not self.handles(s)
-        }
-        return out, [s for s in subjects if self.handles(s)]
+        """Every title with words is asked (no versions or aliases, unlike IDs), unless its
+        query alone would pass MAX_QUERY: no paper has such a title, and a query arXiv
+        refuses would leave every title after it unasked."""
+        out: dict[str, Outcome] = {}
+        for subject in subjects:
+            if not self.handles(subject):
+                out[subject] = Unverified(subject, "no words to search for")
+            elif len(query([subject])) > MAX_QUERY:
+                out[subject] = Unverified(subject, "too long to be a paper's title; not searched")
+        return out, [s for s in subjects if s not in out]
 
     def finish(self, subjects: list[str], out: dict[str, Outcome]) -> dict[str, Outcome]:
         """The outcomes as asked."""

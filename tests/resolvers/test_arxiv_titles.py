@@ -11,7 +11,7 @@ import pytest
 from curator.checks.titles import titles_match
 from curator.fix.run import title_subject
 from curator.options import Options
-from curator.resolvers.arxiv_titles import PER_QUERY, ArxivTitles, batches, query
+from curator.resolvers.arxiv_titles import MAX_QUERY, PER_QUERY, ArxivTitles, batches, query
 from curator.resolvers.cache import Cache
 from curator.resolvers.interface import Counter, Found, NotFound, Unverified
 from tests.doubles.arxiv import ArxivDouble, Paper
@@ -118,3 +118,19 @@ def test_all_the_searches_of_a_run_share_one_service_budget(
     left = [s for s in subjects if isinstance(got[s], Unverified)]
     assert len(left) >= 40 and not any(isinstance(got[s], Found) for s in subjects)
     assert any("title search failed" in note for note in titles_searcher.notes)
+
+
+def test_no_query_is_longer_than_the_bound_whatever_a_title_holds(
+    double: ArxivDouble, tmp_path: Path
+) -> None:
+    """An entry whose 'title' runs to thousands of words is asked about alone in a query
+    that long (a GET arXiv may refuse, which would leave the titles after it unasked). It
+    is not searched; the others are, in one query within MAX_QUERY."""
+    huge = title_subject("Memory " + "very " * 2000 + "long title")
+    subjects = [huge, title_subject(TITLE)]
+    titles_searcher, _ = searcher(double, tmp_path)
+    got = titles_searcher.resolve(subjects)
+    assert isinstance(got[huge], Unverified) and "too long" in got[huge].reason
+    assert isinstance(got[subjects[1]], Found)
+    (sent,) = double.searches()
+    assert len(sent.query["search_query"][0]) <= MAX_QUERY
