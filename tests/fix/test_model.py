@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
+import random
+import time
+
 import pytest
 
 from curator.fix import output
@@ -79,3 +83,50 @@ def test_the_printed_diff_breaks_lines_where_the_file_does_only() -> None:
         assert len(shown) == len(fix.diff().split("\n"))
         assert not [line for line in shown if line.startswith("+ [Evil]")]
         assert shown[-2].startswith("   note\\x") or shown[-2].startswith("   note\\u")
+
+
+def _difflib(fix: FileFix) -> str:
+    """The unified diff difflib makes of the fix (what `FileFix.diff` gave before)."""
+    lines = difflib.unified_diff(
+        lines_of(fix.before), lines_of(fix.after), f"a/{fix.file}", f"b/{fix.file}"
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_diff_is_difflibs_for_any_edits(seed: int) -> None:
+    """Edits on random lines (neighbours, gaps of six and seven lines, the first and the
+    last line, a file without a final newline, CRLF): the same text as difflib's."""
+    rng = random.Random(seed)
+    count = rng.randint(1, 40)
+    end = rng.choice(["\n", "\r\n"])
+    rows = [f"- [Paper {i}](https://a.example/{i}) (2023-0{i % 9 + 1}){end}" for i in range(count)]
+    if rng.random() < 0.3:
+        rows[-1] = rows[-1].rstrip("\r\n")
+    text = "".join(rows)
+    chosen = sorted(rng.sample(range(count), rng.randint(1, min(count, 8))))
+    edits = []
+    for i in chosen:
+        at = sum(len(r) for r in rows[:i]) + rows[i].index("Paper")
+        edits.append(Edit("a.md", at, at + 5, "Paper", rng.choice(["Study", "Work x"]), FINDING))
+    fix = FileFix("a.md", text, tuple(edits))
+    assert fix.diff() == _difflib(fix)
+
+
+def test_the_diff_of_thousands_of_fixes_is_linear() -> None:
+    """6,000 date fixes in a 60,000-line list: difflib took 113 s of CPU to find what the
+    edits already say; built from them, a fraction of a second."""
+    rows = [f"- [Paper {i}](https://arxiv.org/abs/2305.{i:05d}) (2023-01)\n" for i in range(60_000)]
+    starts = [0]
+    for row in rows:
+        starts.append(starts[-1] + len(row))
+    edits = tuple(
+        Edit("a.md", at + len(rows[i]) - 4, at + len(rows[i]) - 2, "01", "03", FINDING)
+        for i, at in enumerate(starts[:-1])
+        if i % 10 == 0
+    )
+    fix = FileFix("a.md", "".join(rows), edits)
+    began = time.process_time()
+    shown = fix.diff()
+    assert time.process_time() - began < 5
+    assert shown.count("\n-- [Paper") == 6000 and shown.count("\n+- [Paper") == 6000
