@@ -11,6 +11,7 @@ import pytest
 from curator.fix import output
 from curator.fix.model import Edit, FileFix, OverlapError, apply, lines_of
 from curator.model import Finding, Severity, Source
+from tests.fix.world import long_list
 
 FINDING = Finding(
     "arxiv-date-mismatch", Severity.WARNING, "arxiv:2310.08560", Source("a.md", 1), "m"
@@ -116,16 +117,7 @@ def test_the_diff_is_difflibs_for_any_edits(seed: int) -> None:
 def test_the_diff_of_thousands_of_fixes_is_linear() -> None:
     """6,000 date fixes in a 60,000-line list: difflib took 113 s of CPU to find what the
     edits already say; built from them, a fraction of a second."""
-    rows = [f"- [Paper {i}](https://arxiv.org/abs/2305.{i:05d}) (2023-01)\n" for i in range(60_000)]
-    starts = [0]
-    for row in rows:
-        starts.append(starts[-1] + len(row))
-    edits = tuple(
-        Edit("a.md", at + len(rows[i]) - 4, at + len(rows[i]) - 2, "01", "03", FINDING)
-        for i, at in enumerate(starts[:-1])
-        if i % 10 == 0
-    )
-    fix = FileFix("a.md", "".join(rows), edits)
+    _, fix = long_list("a.md", FINDING)
     began = time.process_time()
     shown = fix.diff()
     assert time.process_time() - began < 5

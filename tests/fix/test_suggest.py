@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from curator.errors import InputError
-from curator.fix.model import Edit, FileFix
+from curator.fix.model import FileFix
 from curator.fix.suggest import (
     MAX_FIXES,
     MAX_LINES,
@@ -22,6 +22,7 @@ from curator.fix.suggest import (
 )
 from curator.report import json as json_report
 from curator.report.reader import read_saved
+from tests.fix.world import long_list
 from tests.publish.world import HEAD, edit, finding, head_fixes
 from tests.report.sample import realistic_report
 
@@ -128,18 +129,9 @@ def test_thousands_of_fixes_in_a_long_list_are_linear() -> None:
     makes thousands of fixes in one file: each line change found without splitting the
     whole text again (6,000 fixes in 60,000 lines took 103 s of CPU; now a fraction of one),
     and each the same as found alone."""
-    rows = [f"- [Paper {i}](https://arxiv.org/abs/2305.{i:05d}) (2023-01)\n" for i in range(60_000)]
-    text = "".join(rows)
     found = finding("arxiv-date-mismatch", "arxiv:2305.00000", 1, "2023-03")
-    starts = [0]
-    for row in rows:
-        starts.append(starts[-1] + len(row))
-    edits = tuple(
-        Edit("README.md", at + len(rows[i]) - 4, at + len(rows[i]) - 2, "01", "03", found)
-        for i, at in enumerate(starts[:-1])
-        if i % 10 == 0
-    )
-    fix = FileFix("README.md", text, edits)
+    rows, fix = long_list("README.md", found)
+    text, edits = fix.before, fix.edits
     began = time.process_time()
     changes = fix.line_changes()
     assert time.process_time() - began < 5
