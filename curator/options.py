@@ -144,7 +144,10 @@ def build(
 
 def _inside_tree(values: Mapping[str, Any], root: Path) -> None:
     """Paths from [tool.curator] must stay inside the repository (no absolute path, no `..`,
-    no symlink out): a pull request may edit pyproject.toml."""
+    no symlink out) and out of its `.git` folder: a pull request may edit pyproject.toml, and
+    a maintainer may run curator on its branch (`cache_path = ".git/config"` would have the
+    cache set the repository's configuration aside as a corrupt cache; `output` would write
+    the report over it)."""
     top = root.resolve()
     for name in TREE_PATHS:
         raw = values.get(name)
@@ -155,6 +158,11 @@ def _inside_tree(values: Mapping[str, Any], root: Path) -> None:
             if Path(text).is_absolute() or (target != top and top not in target.parents):
                 raise UsageError(
                     f"pyproject.toml [tool.curator]: {name} {text!r} leaves the repository"
+                )
+            inside = target.relative_to(top).parts
+            if any(part.lower() == ".git" for part in (*Path(text).parts, *inside)):
+                raise UsageError(
+                    f"pyproject.toml [tool.curator]: {name} {text!r} is inside .git, git's own"
                 )
 
 

@@ -154,14 +154,35 @@ def select(loaded: Loaded, options: Options) -> Selection:
     """All entries, or in PR mode only those added or changed since the ref."""
     if not options.changed_since:
         return Selection(list(loaded.entries))
-    from curator.select import changed_lines, follow_references, select_changed
+    from curator.select import changes, follow_references, select_changed
 
     files = sorted({e.source.file for e in loaded.entries} | set(loaded.files))
-    changed = changed_lines(options.changed_since, files, Path.cwd())
-    lines = follow_references(changed, loaded.references)
+    found = changes(options.changed_since, files, Path.cwd())
+    lines = follow_references(found.lines, loaded.references)
+    # An entry the base did not have counts as changed where it stands, whichever lines the
+    # pull request touched to make it one.
+    for entry in _revealed(loaded.entries, found.base):
+        held = lines[entry.source.file]
+        if held is not None:
+            held.add(entry.source.line)
     # Findings on a definition's line and on the links it redirects are the pull request's.
-    kept = {f: None if n is None else n | (lines[f] or set()) for f, n in changed.items()}
+    kept = {f: None if n is None else n | (lines[f] or set()) for f, n in found.lines.items()}
     return Selection(select_changed(loaded.entries, lines), kept)
+
+
+def _revealed(entries: Sequence[Entry], base: Mapping[str, bytes]) -> list[Entry]:
+    """The entries of the files changed in part that their base version did not have."""
+    from curator.select import new_entries
+    from curator.sources.reading import entries_of
+    from curator.sources.text import decode_text
+
+    before: dict[str, Sequence[Entry] | None] = {}
+    for file, data in base.items():
+        try:
+            before[file] = entries_of(file, decode_text(data, file))
+        except InputError:
+            before[file] = None
+    return new_entries(entries, before)
 
 
 # -- resolve ------------------------------------------------------------------------------
@@ -183,14 +204,12 @@ def resolve(
 ) -> Resolved:
     """Ask every service (concurrently, one thread each) about the subjects it handles,
     through the run's `cache` (opened here when none is given)."""
-    from curator.resolvers.cache import Cache
-
     result = Resolved()
     subjects = wanted(entries, options)
     if not subjects:
         return result
     own = cache is None
-    cache = cache if cache is not None else Cache(open_cache_path(options))
+    cache = cache if cache is not None else open_cache(options)
     totals = {s: len(v) for s, v in subjects.items()}
     try:
         resolvers = {s: RESOLVERS[s].build(options, cache, result.counter, rules) for s in subjects}
@@ -314,16 +333,23 @@ def run(options: Options, now: Callable[[], datetime] | None = None) -> Run:
 
     The cache is opened once for the whole run: a file another process holds costs one
     wait (SQLite's busy timeout), not one per stage that reads it."""
-    from curator.resolvers.cache import Cache
-
-    refused = planted_cache(options)
     with heap.settled():
-        cache = Cache(None if refused else open_cache_path(options))
-        cache.warnings.extend(refused)
+        cache = open_cache(options)
         try:
             return _check(options, now, cache)
         finally:
             cache.close()
+
+
+def open_cache(options: Options) -> Cache:
+    """The run's cache, the one way every stage opens it: none with --no-cache, and none
+    (a warning says why) for a file the pull request could have planted (`planted_cache`)."""
+    from curator.resolvers.cache import Cache
+
+    refused = planted_cache(options)
+    cache = Cache(None if refused else open_cache_path(options))
+    cache.warnings.extend(refused)
+    return cache
 
 
 def open_cache_path(options: Options) -> Path | None:

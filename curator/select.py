@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from curator import git
@@ -13,20 +14,35 @@ from curator.sources.interface import Reference
 from curator.sources.text import MAX_BYTES
 
 
+@dataclass(frozen=True)
+class Changes:
+    """What a pull request changed in the files read: per file, the lines changed (None:
+    every line; a file left out is unchanged); and for each file changed in part, its bytes
+    at the base revision (to read the entries it had: `new_entries`)."""
+
+    lines: dict[str, set[int] | None]
+    base: dict[str, bytes]
+
+
 def changed_lines(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[int] | None]:
     """Per file (as given, relative to `cwd`), the lines changed since `ref`; None = every
     line (a file new since `ref`, or one whose change has no line to show). A file left out
     is unchanged. The base's blobs are read raw and compared with the files' bytes, so no
     attribute or configuration of the checked tree changes the answer (curator.git)."""
+    return changes(ref, files, cwd).lines
+
+
+def changes(ref: str, files: Sequence[str], cwd: Path) -> Changes:
+    """`changed_lines`, with the base's bytes of each file changed in part."""
     if not files:
-        return {}
+        return Changes({}, {})
     try:
         return _changed(ref, files, cwd)
     except UsageError as exc:
         raise UsageError(f"--changed-since: {exc}") from None
 
 
-def _changed(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[int] | None]:
+def _changed(ref: str, files: Sequence[str], cwd: Path) -> Changes:
     base = git.resolve(ref, cwd)
     paths = [base.prefix + f for f in files]
     listed = {e.path: e for e in git.tree_entries(base.commit, paths, cwd) if e.regular}
@@ -40,14 +56,18 @@ def _changed(ref: str, files: Sequence[str], cwd: Path) -> dict[str, set[int] | 
     }  # fmt: skip
     blobs = git.objects([e.oid for e in differ.values()], cwd)
     out: dict[str, set[int] | None] = {}
+    before: dict[str, bytes] = {}
     for file, path in zip(files, paths, strict=True):
         if path not in listed or current[file] is None:
             out[file] = None  # new since the base (or no longer a regular file there)
         elif file in differ:
-            lines = git.changed_lines(blobs[differ[file].oid].data, current[file] or b"")
+            data = blobs[differ[file].oid].data
+            lines = git.changed_lines(data, current[file] or b"")
             if lines is None or lines:
                 out[file] = lines
-    return out
+            if lines:
+                before[file] = data
+    return Changes(out, before)
 
 
 def _current(path: Path) -> bytes | None:
@@ -74,6 +94,36 @@ def follow_references(
             lines -= hit
             lines.update(ref.used_at)
     return out
+
+
+def new_entries(
+    entries: Iterable[Entry], before: Mapping[str, Sequence[Entry] | None]
+) -> list[Entry]:
+    """The entries of each file of `before` that the file did not have at the base (`before`:
+    its entries there; None when they could not be read, then every entry counts): judged
+    by what an entry says, not where it stands, so text a pull request makes an entry
+    without touching its lines (an HTML comment's or a code fence's ends removed, a table's
+    delimiter row mended) is new. Moved entries are not."""
+    had: dict[str, Counter[tuple[object, ...]]] = {
+        file: Counter(map(identity, old)) for file, old in before.items() if old is not None
+    }
+    out: list[Entry] = []
+    for entry in entries:
+        file = entry.source.file
+        if file not in before:
+            continue
+        known = had.get(file)
+        key = identity(entry)
+        if known is not None and known[key] > 0:
+            known[key] -= 1
+        else:
+            out.append(entry)
+    return out
+
+
+def identity(entry: Entry) -> tuple[object, ...]:
+    """What an entry says that the checks verify: kind, subjects, title, date."""
+    return (entry.kind, entry.subjects(), entry.title, entry.date)
 
 
 def select_changed(entries: Iterable[Entry], changed: dict[str, set[int] | None]) -> list[Entry]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from html.entities import codepoint2name
 
-from curator.fix.model import Edit
+from curator.fix.model import Edit, line_starts
 from curator.fix.values import Change, Want, rewrite_url
 from curator.model import Entry, Finding
 from curator.sources.doc_markdown import scan_markdown
@@ -36,7 +36,7 @@ class DocText:
     _lines: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._lines = [0, *(m.end() for m in re.finditer("\n", self.text))]
+        self._lines = line_starts(self.text)
 
     def offset(self, line: int) -> int:
         """Offset of the first character of 1-based `line` (the text's end past the last)."""

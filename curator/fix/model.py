@@ -7,7 +7,8 @@ values (a suggestion on a pull request, the nightly fix pull request), never on 
 
 from __future__ import annotations
 
-import difflib
+import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -105,22 +106,38 @@ class FileFix:
         return apply(self.before, self.edits)
 
     def diff(self) -> str:
-        """A unified diff (`a/FILE`, `b/FILE`), three lines of context, endings kept."""
-        lines = difflib.unified_diff(
-            lines_of(self.before),
-            lines_of(self.after),
-            f"a/{self.file}",
-            f"b/{self.file}",
-        )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+        """A unified diff (`a/FILE`, `b/FILE`), three lines of context, endings kept: what
+        difflib.unified_diff gives, built from the edits' own lines (a fix never adds or
+        removes a line), so thousands of fixes in a long list take linear time, not
+        difflib's matching of every line against every other."""
+        blocks = _blocks(self.line_changes())
+        if not blocks:
+            return ""
+        old = lines_of(self.before)
+        out = [f"--- a/{self.file}\n", f"+++ b/{self.file}\n"]
+        for hunk in _hunks(blocks):
+            start = max(1, hunk[0][0] - CONTEXT)
+            end = min(len(old), hunk[-1][1] + CONTEXT)
+            span = _range(start, end)
+            out.append(f"@@ -{span} +{span} @@\n")
+            at = start
+            for first, last, new in hunk:
+                out += [" " + line for line in old[at - 1 : first - 1]]
+                out += ["-" + line for line in old[first - 1 : last]]
+                out += ["+" + line for line in new]
+                at = last + 1
+            out += [" " + line for line in old[at - 1 : end]]
+        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
     def line_changes(self) -> list[LineChange]:
-        """The edits as whole-line replacements; edits whose lines touch are merged into one."""
+        """The edits as whole-line replacements; edits whose lines touch are merged into one.
+        The text's lines are found once (thousands of edits in a long list stay linear)."""
+        starts = line_starts(self.before)
         groups: list[list[Edit]] = []
         spans: list[tuple[int, int]] = []
         for edit in sorted(self.edits, key=lambda e: e.start):
-            first = line_of(self.before, edit.start)
-            last = line_of(self.before, max(edit.start, edit.end - 1))
+            first = bisect.bisect_right(starts, edit.start)
+            last = bisect.bisect_right(starts, max(edit.start, edit.end - 1))
             if spans and first <= spans[-1][1]:
                 groups[-1].append(edit)
                 spans[-1] = (spans[-1][0], max(spans[-1][1], last))
@@ -128,16 +145,61 @@ class FileFix:
                 groups.append([edit])
                 spans.append((first, last))
         return [
-            self._change(first, last, group)
+            self._change(starts, first, last, group)
             for (first, last), group in zip(spans, groups, strict=True)
         ]
 
-    def _change(self, first: int, last: int, group: list[Edit]) -> LineChange:
+    def _change(self, starts: list[int], first: int, last: int, group: list[Edit]) -> LineChange:
         """One LineChange: lines first..last of `before` with the group's edits made."""
-        lines = lines_of(self.before)
-        start = sum(len(line) for line in lines[: first - 1])
-        old = "".join(lines[first - 1 : last])
+        start = starts[first - 1]
+        end = starts[last] if last < len(starts) else len(self.before)
+        old = self.before[start:end]
         shifted = [
             Edit(e.file, e.start - start, e.end - start, e.old, e.new, e.finding) for e in group
         ]
         return LineChange(first, last, old, apply(old, shifted), tuple(group))
+
+
+#: Lines of context around each change in a diff (difflib's and git's default).
+CONTEXT = 3
+
+
+def _blocks(changes: Sequence[LineChange]) -> list[tuple[int, int, list[str]]]:
+    """Runs of changed lines (first, last, their new lines): line changes on consecutive
+    lines form one run, as difflib shows one replacement for them."""
+    blocks: list[tuple[int, int, list[str]]] = []
+    for change in changes:
+        if change.text == change.old:
+            continue
+        new = lines_of(change.text)
+        if blocks and blocks[-1][1] + 1 == change.first:
+            first, _, lines = blocks[-1]
+            blocks[-1] = (first, change.last, [*lines, *new])
+        else:
+            blocks.append((change.first, change.last, new))
+    return blocks
+
+
+def _hunks(
+    blocks: list[tuple[int, int, list[str]]],
+) -> list[list[tuple[int, int, list[str]]]]:
+    """Runs grouped into hunks: two runs share one when the unchanged lines between them
+    are no more than twice the context (difflib's grouping)."""
+    hunks: list[list[tuple[int, int, list[str]]]] = []
+    for block in blocks:
+        if hunks and block[0] - hunks[-1][-1][1] - 1 <= 2 * CONTEXT:
+            hunks[-1].append(block)
+        else:
+            hunks.append([block])
+    return hunks
+
+
+def _range(start: int, end: int) -> str:
+    """A unified diff's range of lines start..end (1-based, inclusive), as difflib writes it."""
+    length = end - start + 1
+    return str(start) if length == 1 else f"{start},{length}"
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset where each line of `text` starts (lines end at "\n" only, as `line_of`)."""
+    return [0, *(m.end() for m in re.finditer("\n", text))]

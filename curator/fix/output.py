@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from curator.fix.model import Edit, FileFix, line_of
+from curator.fix.model import Edit, FileFix, line_of, lines_of
 from curator.fix.plan import FixPlan
 from curator.model import RequestCounts
 from curator.report.sanitize import terminal
@@ -100,8 +100,10 @@ def notes(lines: Iterable[str]) -> list[str]:
 
 
 def diff(fixes: Sequence[FileFix]) -> str:
-    """The unified diff of every fix, each line inert for a terminal."""
-    return "".join(diff_line(line) for fix in fixes for line in fix.diff().splitlines(True))
+    """The unified diff of every fix, each line inert for a terminal. Lines end at "\n"
+    only, as the diff's own: a form feed or a U+2028 in the list's text is shown escaped
+    inside its line, never starts one (a forged `+` line under a real context line)."""
+    return "".join(diff_line(line) for fix in fixes for line in lines_of(fix.diff()))
 
 
 def diff_line(line: str) -> str:

@@ -118,13 +118,12 @@ def search_titles(
     subjects: list[str], options: Options
 ) -> tuple[dict[str, Outcome], RequestCounts, list[str]]:
     """The title search's outcomes (through the run's cache), what it sent, and its notes."""
-    from curator.pipeline import open_cache_path
+    from curator.pipeline import open_cache
     from curator.resolvers.arxiv_titles import ArxivTitles
-    from curator.resolvers.cache import Cache
     from curator.resolvers.interface import Counter
 
     counter = Counter()
-    cache = Cache(open_cache_path(options))
+    cache = open_cache(options)  # a cache the pull request planted is no more read here
     try:
         searcher = ArxivTitles(options, cache, counter, match=titles_match)
         outcomes = searcher.resolve(subjects)

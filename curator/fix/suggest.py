@@ -7,6 +7,7 @@ what they become (`new`); a fix only changes values inside lines, so both have a
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -54,7 +55,7 @@ class Suggestion:
 def suggestions(files: Iterable[FileFix], unsafe: Iterable[FileFix] = ()) -> tuple[Suggestion, ...]:
     """The whole-line changes of the safe fixes `files` and the `unsafe` ones together (a
     line with both is one suggestion, marked unsafe), in file and line order, each that
-    changes something and fits the limits; at most MAX_FIXES."""
+    changes something and that a reader takes (`problem`); at most MAX_FIXES."""
     risky = {edit for fix in unsafe for edit in fix.edits}
     found = (
         _suggestion(fix.file, change, safe=not risky.intersection(change.edits))
@@ -62,7 +63,7 @@ def suggestions(files: Iterable[FileFix], unsafe: Iterable[FileFix] = ()) -> tup
         for change in fix.line_changes()
         if change.text != change.old
     )
-    return tuple(s for s in found if fits(s))[:MAX_FIXES]
+    return tuple(s for s in found if not problem(s))[:MAX_FIXES]
 
 
 def _merged(files: Iterable[FileFix]) -> list[FileFix]:
@@ -83,6 +84,36 @@ def _suggestion(file: str, change: LineChange, safe: bool) -> Suggestion:
     return Suggestion(
         file, change.first, change.last, change.old, change.text, codes, subject, safe
     )
+
+
+def problem(suggestion: Suggestion) -> str:
+    """Why a reader refuses this suggestion (and with it the whole report), or "": the one
+    policy for both sides, so `check --suggest` never writes a report `curator comment`
+    refuses (a stray control character on a line of the list would cost the pull request
+    its comment, not one suggestion)."""
+    if not inside_tree(suggestion.file):
+        return "the file is not a plain path inside the tree"
+    if not fits(suggestion):
+        return "the lines and the text do not match or exceed the limits"
+    if not plain_text(suggestion.old) or not plain_text(suggestion.new):
+        return "the text holds control characters"
+    return ""
+
+
+def inside_tree(name: str) -> bool:
+    """A relative POSIX file name that stays inside the tree: no `..`, `.` or empty part, no
+    leading `/`, drive or backslash, no `.git` folder, no control or format character."""
+    if name.startswith("/") or "\\" in name or (len(name) > 1 and name[1] == ":"):
+        return False
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
+        return False
+    parts = name.split("/")
+    return all(part not in ("", ".", "..") and part.lower() != ".git" for part in parts)
+
+
+def plain_text(text: str) -> bool:
+    """No control character but tab, line feed and carriage return."""
+    return not any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in text)
 
 
 def fits(suggestion: Suggestion) -> bool:

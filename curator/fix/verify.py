@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from curator.checks.titles import compact
-from curator.errors import CuratorError
 from curator.fix.values import Change, Want
 from curator.model import Entry
 from curator.normalize import subject_for_url
+from curator.sources.reading import entries_of
 
 
 @dataclass(frozen=True)
@@ -43,25 +43,9 @@ def shape(entry: Entry) -> Shape:
     )
 
 
-def is_catalogue(file: str) -> bool:
-    """True for a catalogue YAML file (else an awesome-list document)."""
-    return file.lower().endswith((".yaml", ".yml"))
-
-
 def read_entries(file: str, text: str) -> list[Entry] | None:
     """The entries of `file`'s text in line order, or None when it no longer reads."""
-    try:
-        if is_catalogue(file):
-            from curator.sources.yaml_catalog import load_text
-
-            entries = load_text(text, file, check_items=False).entries
-        else:
-            from curator.sources.document import DocumentSource
-
-            entries = DocumentSource().read(text, file).entries
-    except CuratorError:
-        return None
-    return sorted(entries, key=lambda e: e.source.line)
+    return entries_of(file, text)
 
 
 def reads_as_expected(
@@ -69,17 +53,30 @@ def reads_as_expected(
 ) -> bool:
     """True when `after` reads as `before` (the entries of the text before the edits) with
     exactly `changes` made: (entry, want, the finding's subject) per edited finding."""
+    return misread(file, before, after, changes) == set()
+
+
+def misread(
+    file: str, before: Sequence[Entry], after: str, changes: Sequence[tuple[Entry, Want, str]]
+) -> set[tuple[int, str]] | None:
+    """The entries of `before` (line, subject) that `after` does not read as expected with
+    `changes` made (see `reads_as_expected`): set() when all do; None when `after` does not
+    read as as many entries, or a change names no entry of `before`."""
     now = read_entries(file, after)
     if now is None or len(now) != len(before):
-        return False
+        return None
     expected = [shape(e) for e in before]
     for entry, want, subject in changes:
         at = _index(expected, entry)
         if at is None:
-            return False
+            return None
         expected[at] = changed(expected[at], want, subject)
     got = [shape(e) for e in now]
-    return all(_alike(want, have) for want, have in zip(expected, got, strict=True))
+    return {
+        (e.source.line, e.subject)
+        for e, want, have in zip(before, expected, got, strict=True)
+        if not _alike(want, have)
+    }
 
 
 def _index(shapes: list[Shape], entry: Entry) -> int | None:

@@ -30,6 +30,7 @@ import github
 
 from curator.errors import UsageError
 from curator.fix.model import FileFix, line_of
+from curator.fix.suggest import inside_tree
 from curator.publish import write_output
 from curator.publish.api import GitHubAPI, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
@@ -37,7 +38,6 @@ from curator.publish.comment import authors
 from curator.report import context
 from curator.report import sanitize as s
 from curator.report.context import RenderContext
-from curator.report.reader import inside_tree
 
 MARKER = "<!-- curator:fixes -->"
 CLOSED = "<!-- curator:closed -->"
@@ -144,8 +144,8 @@ def pr_body(
 ) -> str:
     """The body: marker, key, what the branch is, a row per change with its evidence, the
     files left out; rows dropped from the end until it fits GitHub's limit."""
-    rows = [_row(w.fix, e, ctx, base) for w in done for e in sorted(w.fix.edits, key=_at)]
-    rows = rows[:MAX_ROWS]
+    edits = [(w.fix, e) for w in done for e in sorted(w.fix.edits, key=_at)][:MAX_ROWS]
+    rows = [_row(fix, e, ctx, base) for fix, e in edits]
     total = sum(len(w.fix.edits) for w in done)
     while True:
         body = _compose(done, left, rows, total, default, ctx)

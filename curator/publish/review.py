@@ -12,8 +12,9 @@ bodies to one line saying so. One review holds suggestions at any time. Ours mea
 at the start of the body AND an author of ours (comment.authors).
 
 A review is all or nothing: one comment on a line outside the diff is a 422 for the whole
-review. Each suggestion is placed only on lines of the pull request's diff (its files' patches,
-which show the head's lines) whose text is the suggestion's `old` (a stale or forged one is
+review. Each suggestion is placed only on lines the pull request adds (`+` lines of its files'
+patches, which show the head's lines; never the context lines around them, which belong to
+entries it left alone) whose text is the suggestion's `old` (a stale or forged one is
 dropped); if GitHub still answers 422, each comment is tried alone in a pending review, deleted
 at once, and the review is posted with those GitHub takes.
 
@@ -30,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import github
 
@@ -55,6 +56,7 @@ _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 NOT_CHANGED = "the pull request does not change its file"
 NO_PATCH = "GitHub shows no diff of its file"
 OFF_DIFF = "its lines are not on the pull request's diff"
+UNCHANGED = "its lines are not lines the pull request changed"
 MOVED = "its lines are no longer what the pull request's head holds"
 NO_OP = "it changes nothing"
 UNSHOWABLE = "its text cannot be shown safely"
@@ -89,17 +91,25 @@ class ReviewResult:
         return Suggested(self.posted, self.left, self.url)
 
 
-def right_lines(patch: str) -> dict[int, tuple[int, str]]:
-    """New-file line number -> (hunk number, text) of each line a patch shows on its right
-    side (added or context); the text keeps a carriage return, as the patch does."""
-    found: dict[int, tuple[int, str]] = {}
+class Shown(NamedTuple):
+    """One line a patch shows on its right side: its hunk, its text, whether it is added."""
+
+    hunk: int
+    text: str
+    added: bool
+
+
+def right_lines(patch: str) -> dict[int, Shown]:
+    """New-file line number -> each line a patch shows on its right side (added or context);
+    the text keeps a carriage return, as the patch does."""
+    found: dict[int, Shown] = {}
     hunk, line = -1, 0
     for raw in patch.split("\n"):
         head = _HUNK.match(raw)
         if head:
             hunk, line = hunk + 1, int(head.group(1))
         elif hunk >= 0 and raw[:1] in (" ", "+"):
-            found[line] = (hunk, raw[1:])
+            found[line] = Shown(hunk, raw[1:], raw[:1] == "+")
             line += 1
     return found
 
@@ -130,7 +140,7 @@ def place(
 def refusal(
     fix: Suggestion,
     patches: Mapping[str, str | None],
-    diffs: Mapping[str, Mapping[int, tuple[int, str]]],
+    diffs: Mapping[str, Mapping[int, Shown]],
 ) -> str:
     """Why `fix` cannot be a suggestion on this diff, or ""."""
     if fix.file not in patches:
@@ -139,9 +149,13 @@ def refusal(
         return NO_PATCH
     shown = diffs[fix.file]
     numbers = range(fix.first, fix.last + 1)
-    if any(n not in shown for n in numbers) or len({shown[n][0] for n in numbers}) != 1:
+    if any(n not in shown for n in numbers) or len({shown[n].hunk for n in numbers}) != 1:
         return OFF_DIFF
-    if [shown[n][1] for n in numbers] != [line.rstrip("\n") for line in lines_of(fix.old)]:
+    # A context line is someone else's entry: a fork's forged report could otherwise have
+    # curator suggest a new link for a line its pull request never touched.
+    if not all(shown[n].added for n in numbers):
+        return UNCHANGED
+    if [shown[n].text for n in numbers] != [line.rstrip("\n") for line in lines_of(fix.old)]:
         return MOVED
     if fix.new == fix.old:
         return NO_OP

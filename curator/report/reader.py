@@ -11,7 +11,6 @@ holds is still untrusted: the renderers pass each through curator/report/sanitiz
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,27 +245,6 @@ def load_fixes(data: Mapping[str, Any], name: str = "report") -> tuple[Suggestio
 
 
 def _fix_problem(fix: Suggestion) -> str:
-    """Why a suggestion cannot be one curator made, or ""."""
-    if not inside_tree(fix.file):
-        return "the file is not a plain path inside the tree"
-    if not suggest.fits(fix):
-        return "the lines and the text do not match or exceed the limits"
-    if not _plain_text(fix.old) or not _plain_text(fix.new):
-        return "the text holds control characters"
-    return ""
-
-
-def inside_tree(name: str) -> bool:
-    """A relative POSIX file name that stays inside the tree: no `..`, `.` or empty part, no
-    leading `/`, drive or backslash, no `.git` folder, no control or format character."""
-    if name.startswith("/") or "\\" in name or (len(name) > 1 and name[1] == ":"):
-        return False
-    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
-        return False
-    parts = name.split("/")
-    return all(part not in ("", ".", "..") and part.lower() != ".git" for part in parts)
-
-
-def _plain_text(text: str) -> bool:
-    """No control character but tab, line feed and carriage return."""
-    return not any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in text)
+    """Why a suggestion cannot be one curator made, or "" (suggest.problem: the writer
+    leaves out what a reader refuses)."""
+    return suggest.problem(fix)

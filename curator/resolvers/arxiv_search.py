@@ -8,7 +8,8 @@ Paging is curator's own: one request per slice, `start` advancing by the slice s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,20 +56,41 @@ class _TooMany(Exception):
         self.total = total
 
 
+@dataclass(frozen=True)
+class Session:
+    """One paced connection to arXiv and the one service budget its queries share."""
+
+    transport: Transport
+    budget: Budget
+
+
 class ArxivSearch(ArxivResolver):
     """Runs `search_query` queries; the resolver's pacing, retries and budget apply."""
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One connection and one budget (options.service_budget) for several queries: a
+        run's queries together take no longer than the service's budget."""
+        budget = Budget(self.options.service_budget)
+        with self._connection(budget) as transport:
+            yield Session(transport, budget)
 
     def search(
         self, query: str, size: int = MAX_SLICE, most: int = MAX_RESULTS
     ) -> Searched | SearchFailed:
         """Every result of `query`, oldest submission first, in slices of `size` (≤ 2,000);
         SearchFailed when arXiv counts more than `most` results (at most what it serves)."""
+        with self.session() as session:
+            return self.search_in(session, query, size, most)
+
+    def search_in(
+        self, session: Session, query: str, size: int = MAX_SLICE, most: int = MAX_RESULTS
+    ) -> Searched | SearchFailed:
+        """`search`, over a session that other queries share (and its budget)."""
         size = max(1, min(size, MAX_SLICE))
         most = min(most, MAX_RESULTS)
-        budget = Budget(self.options.service_budget)
         try:
-            with self._connection(budget) as transport:
-                return self._pages(transport, query, size, budget, most)
+            return self._pages(session.transport, query, size, session.budget, most)
         except (RetryableError, GiveUp, Unreadable) as exc:
             return SearchFailed(f"arXiv unavailable: {exc}")
         except Rejected as exc:
@@ -114,4 +136,4 @@ class ArxivSearch(ArxivResolver):
         return self._get(transport, url, budget)
 
 
-__all__ = ["MAX_SLICE", "SERVICE", "ArxivSearch", "SearchFailed", "Searched"]
+__all__ = ["MAX_SLICE", "SERVICE", "ArxivSearch", "SearchFailed", "Searched", "Session"]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from curator.options import Options
-from curator.resolvers.arxiv_search import ArxivSearch, SearchFailed
+from curator.resolvers.arxiv_search import ArxivSearch, SearchFailed, Session
 from curator.resolvers.cache import Cache, CacheItem
 from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unverified
 
@@ -45,11 +45,16 @@ class ArxivTitles(ArxivSearch):
         return subject.startswith(PREFIX) and bool(subject[len(PREFIX) :].strip())
 
     def admit(self, subjects: list[str]) -> tuple[dict[str, Outcome], list[str]]:
-        """Every title with words is asked (no versions or aliases, unlike IDs)."""
-        out: dict[str, Outcome] = {
-            s: Unverified(s, "no words to search for") for s in subjects if not self.handles(s)
-        }
-        return out, [s for s in subjects if self.handles(s)]
+        """Every title with words is asked (no versions or aliases, unlike IDs), unless its
+        query alone would pass MAX_QUERY: no paper has such a title, and a query arXiv
+        refuses would leave every title after it unasked."""
+        out: dict[str, Outcome] = {}
+        for subject in subjects:
+            if not self.handles(subject):
+                out[subject] = Unverified(subject, "no words to search for")
+            elif len(query([subject])) > MAX_QUERY:
+                out[subject] = Unverified(subject, "too long to be a paper's title; not searched")
+        return out, [s for s in subjects if s not in out]
 
     def finish(self, subjects: list[str], out: dict[str, Outcome]) -> dict[str, Outcome]:
         """The outcomes as asked."""
@@ -69,15 +74,21 @@ class ArxivTitles(ArxivSearch):
         return {"papers": []} if isinstance(outcome, NotFound) else None
 
     def fetch(self, subjects: list[str], stored: Mapping[str, CacheItem]) -> dict[str, Outcome]:
-        """Ask arXiv about the titles, up to PER_QUERY in one search; after a failure the rest
-        are unverified, not asked."""
+        """Ask arXiv about the titles, up to PER_QUERY in one search, all searches over one
+        connection within one service budget (as the resolver's ID batches); after a failure
+        the rest are unverified, not asked."""
+        with self.session() as session:
+            return self._titles(session, subjects)
+
+    def _titles(self, session: Session, subjects: list[str]) -> dict[str, Outcome]:
+        """The titles asked in batches over `session`."""
         out: dict[str, Outcome] = {}
         failure = ""
         for batch in batches(subjects):
             if failure:
                 out.update({s: Unverified(s, failure) for s in batch})
                 continue
-            searched = self.search(query(batch), size=MOST, most=MOST)
+            searched = self.search_in(session, query(batch), size=MOST, most=MOST)
             if isinstance(searched, SearchFailed):
                 failure = searched.reason
                 self.notes.append(f"arXiv's title search failed: {failure}")

@@ -5,7 +5,8 @@ short TTL of its own). Errors and unverified results never are, so an outage can
 later runs. Apart from them (`keep`, `recall`) it holds what curator worked out itself from
 an input, keyed by a digest of that input and of the code. WAL journaling and a busy timeout
 let two runs share one file; only a file SQLite calls corrupt is set aside and rebuilt with a
-warning, and nothing else is ever moved.
+warning, and nothing else is ever moved. A file that is not an SQLite database at all is not
+curator's cache, whoever named it so: it is left as it is and the run goes without a cache.
 
 `Cache.split` is the one freshness rule of every resolver: an entry younger than the TTL
 (any age when offline) is a cache hit, an offline miss is Unverified, the rest is asked.
@@ -63,6 +64,25 @@ def _held(exc: BaseException) -> bool:
     """True when SQLite refused because another connection holds the file."""
     code = getattr(exc, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF in _HELD
+
+
+#: The first bytes of every SQLite database file (its documented file format).
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _may_be_cache(path: Path) -> bool:
+    """True for a path curator may open as its cache: no file yet, an empty one, or one that
+    starts as an SQLite database does (a damaged cache included). Any other file is someone
+    else's (a list, a README, a repository's configuration named as the cache): it is never
+    opened, let alone set aside as corrupt and replaced."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return True  # unreadable: SQLite's own open says why, and nothing is moved then
+    return not head or head == SQLITE_HEADER
 
 
 def _corrupt(exc: sqlite3.DatabaseError) -> bool:
@@ -144,6 +164,12 @@ class Cache:
         is and runs without the cache, and a folder in its place is a usage error."""
         if path.is_dir():
             raise UsageError(f"cache path {path} is a folder, not a file (CURATOR_CACHE)")
+        if not _may_be_cache(path):
+            self.warnings.append(
+                f"cache disabled for this run: {path} is a file that is not an SQLite "
+                "database, so not curator's cache: left as it is"
+            )
+            return None
         try:
             made = not path.parent.exists()
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from curator.fix import verify
+from curator.fix.plan import MAX_READINGS, plan_fixes
+from curator.fix.verify import read_entries
+from curator.model import Entry, EntryResult, Finding, Report, Severity
 from curator.sources.document import DocumentSource
 from tests.doubles.server import LoopbackServer
 from tests.fix.world import findings, make_world, seed
@@ -111,3 +115,36 @@ def test_hostile_answers_are_escaped_or_refused(
     redirects = {s for c, s in findings(world.check()) if c == "link-redirect"}
     assert redirects == {f"{site}/r/{n}" for n in range(3)}
     assert "\x9b" not in ran.out and "\u202e" not in ran.out
+
+
+def test_answers_that_each_fail_their_proof_cost_a_bounded_number_of_readings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A contributor's server answers each of 64 links with a permanent redirect to a GitHub
+    repository: each rewrite would turn a link into a project, so none reads back as meant.
+    The proof reads the file a bounded number of times (it read it twice per answer: 127
+    readings, 41 s of CPU on a 2,000-entry list), leaves those 64, and still proves and
+    keeps the honest redirects of other entries."""
+    rows = [f"- [Tool number {i}](https://site{i}.example/p) a tool" for i in range(300)]
+    text = "# Tools\n\n" + "\n".join(rows) + "\n"
+    entries = read_entries("README.md", text)
+    assert entries is not None and len(entries) == 300
+
+    def redirect(entry: Entry, target: str) -> Finding:
+        return Finding("link-redirect", Severity.WARNING, entry.subject, entry.source, "m",
+                       "301", target)  # fmt: skip
+
+    hostile = [redirect(e, f"https://github.com/o{n}/r") for n, e in enumerate(entries[:64])]
+    honest = [redirect(e, f"https://new{n}.example/p") for n, e in enumerate(entries[64:67])]
+    report = Report(tuple(EntryResult(e) for e in entries), (*hostile, *honest))
+    readings = []
+    counted = verify.read_entries
+
+    def spy(file: str, text: str) -> list[Entry] | None:
+        readings.append(file)
+        return counted(file, text)
+
+    monkeypatch.setattr(verify, "read_entries", spy)
+    plan = plan_fixes(report, {"README.md": text}, entries=entries)
+    assert plan.fixed() == tuple(honest) and set(plan.left) == set(hostile)
+    assert len(readings) <= MAX_READINGS

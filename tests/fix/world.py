@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from curator.cli.app import main
-from curator.model import Entry, Kind
+from curator.fix.model import Edit, FileFix
+from curator.model import Entry, Finding, Kind
 from curator.normalize import github_repo
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github import GithubDouble
@@ -155,3 +156,18 @@ def findings(report: dict[str, object]) -> set[tuple[str, str]]:
     found = report["findings"]
     assert isinstance(found, list)
     return {(f["code"], f["subject"]) for f in found}
+
+
+def long_list(file: str, found: Finding, count: int = 60_000) -> tuple[list[str], FileFix]:
+    """A list of `count` dated papers and the date fix of every tenth (its month 01 -> 03):
+    a pull request that copies a long list with its dates changed."""
+    rows = [f"- [Paper {i}](https://arxiv.org/abs/2305.{i:05d}) (2023-01)\n" for i in range(count)]
+    starts = [0]
+    for row in rows:
+        starts.append(starts[-1] + len(row))
+    edits = tuple(
+        Edit(file, at + len(rows[i]) - 4, at + len(rows[i]) - 2, "01", "03", found)
+        for i, at in enumerate(starts[:-1])
+        if i % 10 == 0
+    )
+    return rows, FileFix(file, "".join(rows), edits)

@@ -323,3 +323,26 @@ def test_a_pyproject_no_parser_can_read_is_a_change_not_a_crash(world: World) ->
     status, report, _ = world.check()
     assert status == 1 and errors(report) >= PLANTED
     assert changed_config(report) == {"pyproject.toml"}
+
+
+def test_a_cache_committed_by_the_pull_request_is_not_read_by_the_title_search(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check --suggest` asks arXiv's title search about an entry whose ID does not exist; a
+    cache the pull request commits (saying its title is another paper's, of its choosing) is
+    no more read by that search than by the check itself."""
+    monkeypatch.delenv("CURATOR_CACHE", raising=False)
+    title = "Planted Memory for Language Agents"
+    chosen = "2501.88888"
+    paper = f'  - title: "{title}"\n    arxiv: "2501.99999"\n'
+    world.arxiv.papers[chosen] = Paper(chosen, title)
+    world.write("data/papers.yaml", BASE_PAPERS + paper)
+    assert main(["check", "data", "--skip", "github,web,scope", "--suggest", "--format",
+                 "json", "--output", str(world.root.parent / "x.json")]) == 1  # fmt: skip
+    del world.arxiv.papers[chosen]
+    git(world.root, "add", "-f", ".curator/cache.sqlite")
+    world.commit("pull request")
+    status, report, _ = world.check("--skip", "github,web,scope", "--suggest")
+    (found,) = [f for f in report["findings"] if f["code"] == "arxiv-not-found"]
+    assert status == 1 and chosen not in found.get("suggestion", "") + found.get("evidence", "")
+    assert world.arxiv.searches, "the title search asks arXiv itself"

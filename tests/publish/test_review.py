@@ -22,6 +22,7 @@ from curator.publish.review import (
     OVER_LIMIT,
     OVERLAP,
     SUPERSEDED,
+    UNCHANGED,
     UNSHOWABLE,
     comment_body,
     fence,
@@ -35,6 +36,7 @@ from tests.publish.world import BASE, HEAD, REPO, RIGHT_TITLE, assert_inert, hea
 
 LOGINS = frozenset({"curator-bot", "github-actions[bot]"})
 PATCH = patch_of(BASE, HEAD)
+MEMGPT = HEAD.splitlines(keepends=True)[2]  # a context line of PATCH: not the PR's
 
 
 def fixes() -> tuple[Suggestion, ...]:
@@ -50,9 +52,10 @@ def suggestion(**changes: object) -> Suggestion:
 
 def test_right_lines_are_added_and_context_lines_with_their_hunk() -> None:
     shown = right_lines(PATCH)
-    assert shown[5][1].startswith("- [MemoryBank: A Wrong Title]")
-    assert shown[2] == (0, "") and set(shown) == set(range(2, 10))
-    assert {hunk for hunk, _ in shown.values()} == {0}
+    assert shown[5].text.startswith("- [MemoryBank: A Wrong Title]") and shown[5].added
+    assert shown[2] == (0, "", False) and set(shown) == set(range(2, 10))
+    assert {line for line, s in shown.items() if s.added} == {5, 6}
+    assert {s.hunk for s in shown.values()} == {0}
 
 
 def test_a_crlf_file_keeps_its_carriage_returns_and_still_matches() -> None:
@@ -68,6 +71,7 @@ def test_place_keeps_what_is_on_the_diff_and_says_why_the_rest_is_left() -> None
     cases = {
         NOT_CHANGED: replace(title, file="data/papers.yaml"),
         OFF_DIFF: replace(title, first=1, last=1, old="# Awesome LLM memory\n", new="# x\n"),
+        UNCHANGED: replace(title, first=3, last=3, old=MEMGPT, new=MEMGPT.replace("GPT", "Evil")),
         MOVED: replace(title, old="- [MemoryBank: edited since](x)\n"),
         NO_OP: replace(title, new=title.old),
         UNSHOWABLE: replace(date, new=date.new.replace("Reflexion", "Re\u202eflexion")),
@@ -90,7 +94,8 @@ def test_overlapping_and_over_the_limit() -> None:
 
 def test_a_multi_line_suggestion_must_sit_in_one_hunk() -> None:
     text = "\n".join(f"line {i}" for i in range(1, 40)) + "\n"
-    changed = text.replace("line 3\n", "line three\n").replace("line 30\n", "line thirty\n")
+    changed = text.replace("line 3\n", "line three\n").replace("line 4\n", "line four\n")
+    changed = changed.replace("line 30\n", "line thirty\n")
     patch = patch_of(text, changed)
     lines = changed.splitlines(keepends=True)
     inside = Suggestion("a.md", 3, 4, "".join(lines[2:4]), "x\ny\n", ("link-redirect",), "s")

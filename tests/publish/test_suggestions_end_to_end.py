@@ -260,6 +260,24 @@ def test_a_fix_whose_old_lines_are_not_the_heads_is_dropped(
     assert "1 more fix could not be placed" in sticky(pulls)
 
 
+def test_a_fork_cannot_suggest_a_change_to_a_line_its_pull_request_left_alone(
+    tmp_path: Path, pulls: FakeGitHubPulls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MemGPT's line is shown on the diff as context around the pull request's two new
+    entries, with its real text: a forged report that suggests a new link for it is still
+    dropped, since the pull request did not change that line (someone else's entry)."""
+    _, head = pull_world(tmp_path / "list", pulls, fork=True)
+    folder = actions(tmp_path, pulls, monkeypatch, {"workflow_run": {"head_sha": head}})
+    memgpt = HEAD.splitlines()[2] + "\n"  # line 3, unchanged
+    evil = memgpt.replace("https://arxiv.org/abs/2310.08560", "https://evil.example/x")
+    path = artifact(folder, forged(first=3, last=3, old=memgpt, new=evil))
+    assert main(["comment", "--repo", REPO, "--head-sha", head, "--body-file", str(path)]) == 0
+    (review,) = ours(pulls)
+    assert [c["line"] for c in pulls.comments_of(review)] == [6]
+    assert "evil.example" not in str(pulls.review_comments)
+    assert "1 more fix could not be placed" in sticky(pulls)
+
+
 # -- check --suggest, then comment: the plan is curator fix's own ---------------------------
 ADDED_ID = "2305.10250"
 HOSTILE_LINE = (

@@ -87,6 +87,25 @@ def test_pyproject_paths_stay_in_the_repository(
     assert "leaves the repository" in one_error_line(stderr)
 
 
+@pytest.mark.parametrize(
+    "setting",
+    ['cache_path = ".git/config"', 'output = ".git/config"', 'cache_path = "x/../.GIT/index"',
+     'paths = [".git"]'],
+)  # fmt: skip
+def test_pyproject_paths_stay_out_of_git(
+    repo: Path, capsys: pytest.CaptureFixture[str], setting: str
+) -> None:
+    """A maintainer runs curator on a pull request's branch, with its pyproject.toml: a path
+    into `.git` would have the cache replace the repository's configuration with a database
+    (or the report overwrite it). Refused, one line, and `.git/config` is untouched."""
+    config = (repo / ".git" / "config").read_bytes()
+    (repo / "pyproject.toml").write_text(f"[tool.curator]\n{setting}\n", encoding="utf-8")
+    status, stderr = check(capsys)
+    assert status == 2
+    assert "is inside .git" in one_error_line(stderr)
+    assert (repo / ".git" / "config").read_bytes() == config
+
+
 def test_the_environment_still_sets_them(
     repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -36,8 +36,9 @@ Boundaries enforced, and where they are tested:
   curator; a body too long loses whole rows and says where the full report is.
   (tests/publish/test_hostile_report.py)
 - **The cache touches only its own file.** Only a file SQLite calls corrupt is set aside; a
-  lock leaves every file alone; a folder named as the cache is exit 2.
-  (tests/unit/test_cache_ownership.py)
+  file that is not an SQLite database at all (a list, a README, `.git/config` named as the
+  cache) is left as it is and the run goes without a cache; a lock leaves every file alone; a
+  folder named as the cache is exit 2. (tests/unit/test_cache_ownership.py)
 - **An outage is never a false error.** DNS and TLS failures are `link-broken` only when the
   network is shown to work in the same run, and are never cached; arXiv's empty page is asked
   again smaller and a lone ID is asked beside a known paper; a web request has one deadline for

@@ -11,7 +11,7 @@ import pytest
 from curator.checks.titles import titles_match
 from curator.fix.run import title_subject
 from curator.options import Options
-from curator.resolvers.arxiv_titles import PER_QUERY, ArxivTitles, batches, query
+from curator.resolvers.arxiv_titles import MAX_QUERY, PER_QUERY, ArxivTitles, batches, query
 from curator.resolvers.cache import Cache
 from curator.resolvers.interface import Counter, Found, NotFound, Unverified
 from tests.doubles.arxiv import ArxivDouble, Paper
@@ -35,14 +35,14 @@ def double(loopback: LoopbackServer) -> ArxivDouble:
 
 def searcher(double: ArxivDouble, tmp: Path, **changes: object) -> tuple[ArxivTitles, Counter]:
     counter = Counter()
-    options = replace(
-        Options(),
-        arxiv_api_url=double.server.url + "/api/query",
-        arxiv_delay=0.0,
-        service_budget=10.0,
-        timeout=5.0,
-        **changes,  # type: ignore[arg-type]
-    )
+    settings: dict[str, object] = {
+        "arxiv_api_url": double.server.url + "/api/query",
+        "arxiv_delay": 0.0,
+        "service_budget": 10.0,
+        "timeout": 5.0,
+        **changes,
+    }
+    options = replace(Options(), **settings)  # type: ignore[arg-type]
     return ArxivTitles(options, Cache(tmp / "cache.sqlite"), counter, match=titles_match), counter
 
 
@@ -100,3 +100,37 @@ def test_titles_are_grouped_into_short_queries() -> None:
     )
     long = [title_subject(("word " * 300) + str(i)) for i in range(3)]
     assert [len(g) for g in batches(long)] == [1, 1, 1]
+
+
+def test_all_the_searches_of_a_run_share_one_service_budget(
+    double: ArxivDouble, tmp_path: Path
+) -> None:
+    """A pull request with a hundred entries whose IDs are wrong makes five searches of
+    twenty titles. They share the service's one budget (as the ID batches do), not one
+    each: with arXiv answering slowly, a 1.5 s budget sends two or three of them (all five
+    were sent, one budget per search: a run's title search had no bound), and the titles
+    not asked are unverified, never "not found"."""
+    subjects = [title_subject(f"Paper Number {n} About Agent Memory") for n in range(100)]
+    double.fail(*["slow:0.6"] * 5)
+    titles_searcher, _ = searcher(double, tmp_path, service_budget=1.5)
+    got = titles_searcher.resolve(subjects)
+    assert 1 <= len(double.searches()) <= 3
+    left = [s for s in subjects if isinstance(got[s], Unverified)]
+    assert len(left) >= 40 and not any(isinstance(got[s], Found) for s in subjects)
+    assert any("title search failed" in note for note in titles_searcher.notes)
+
+
+def test_no_query_is_longer_than_the_bound_whatever_a_title_holds(
+    double: ArxivDouble, tmp_path: Path
+) -> None:
+    """An entry whose 'title' runs to thousands of words is asked about alone in a query
+    that long (a GET arXiv may refuse, which would leave the titles after it unasked). It
+    is not searched; the others are, in one query within MAX_QUERY."""
+    huge = title_subject("Memory " + "very " * 2000 + "long title")
+    subjects = [huge, title_subject(TITLE)]
+    titles_searcher, _ = searcher(double, tmp_path)
+    got = titles_searcher.resolve(subjects)
+    assert isinstance(got[huge], Unverified) and "too long" in got[huge].reason
+    assert isinstance(got[subjects[1]], Found)
+    (sent,) = double.searches()
+    assert len(sent.query["search_query"][0]) <= MAX_QUERY

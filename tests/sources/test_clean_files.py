@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.resolvers.cache import Cache
+from curator.resolvers.cache import SQLITE_HEADER, Cache
 from curator.sources import yaml_catalog
 from curator.sources.catalog_schema import CleanFiles
 from curator.sources.yaml_catalog import load_file
@@ -107,7 +107,7 @@ def test_a_corrupt_cache_found_while_reading_is_reported(
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "papers.yaml").write_text(GOOD, encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text("[tool.curator]\n", encoding="utf-8")
-    (tmp_path / "cache.sqlite").write_bytes(b"this is not a database" * 200)
+    (tmp_path / "cache.sqlite").write_bytes(SQLITE_HEADER + b"this is not a database" * 200)
     monkeypatch.setenv("CURATOR_CACHE", str(tmp_path / "cache.sqlite"))
     monkeypatch.chdir(tmp_path)
     args = ["check", "data", "--offline", "--skip", "scope", "--format", "json"]

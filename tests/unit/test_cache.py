@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from curator.resolvers.cache import Cache
+from curator.resolvers.cache import SQLITE_HEADER, Cache
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -68,7 +68,7 @@ def test_damaged_rows_are_misses(tmp_path: Path) -> None:
 
 def test_corrupt_file_is_rebuilt(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite"
-    path.write_bytes(b"not a database" * 100)
+    path.write_bytes(SQLITE_HEADER + b"not a database" * 100)
     cache = Cache(path)
     assert cache.enabled
     assert any("rebuilt" in w for w in cache.warnings)

@@ -13,7 +13,7 @@ import pytest
 
 from curator.errors import UsageError
 from curator.resolvers import cache as cache_module
-from curator.resolvers.cache import Cache
+from curator.resolvers.cache import SQLITE_HEADER, Cache
 
 
 def test_a_folder_named_as_the_cache_is_a_usage_error_and_left_alone(tmp_path: Path) -> None:
@@ -53,8 +53,28 @@ def test_a_locked_cache_is_not_moved_and_keeps_the_other_runs_rows(
 
 def test_only_a_damaged_file_is_set_aside(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite"
-    path.write_bytes(b"this is not a database" * 100)
+    path.write_bytes(SQLITE_HEADER + b"this is not a database" * 100)
     cache = Cache(path)
     assert cache.enabled
-    assert (tmp_path / "cache.sqlite.corrupt").read_bytes().startswith(b"this is not")
+    assert (tmp_path / "cache.sqlite.corrupt").read_bytes().endswith(b"not a database")
     cache.close()
+
+
+@pytest.mark.parametrize("name", ["README.md", "config"])
+def test_a_file_that_is_not_a_database_is_never_taken_for_a_corrupt_cache(
+    tmp_path: Path, name: str
+) -> None:
+    """A pull request's pyproject.toml may name any file of the tree as the cache; run on
+    its branch, curator set that file aside as 'corrupt' and put a database in its place
+    (the list, or the repository's `.git/config`: git then stops with 'bad config line 1').
+    A file that is not an SQLite database is not curator's: left as it is, no cache."""
+    path = tmp_path / name
+    path.write_text("# Awesome LLM memory\n\n- [MemGPT](https://arxiv.org/abs/2310.08560)\n")
+    before = path.read_bytes()
+    cache = Cache(path)
+    assert not cache.enabled
+    assert any("not an SQLite database" in w for w in cache.warnings)
+    cache.put("arxiv", "arxiv:1", {"id": "1"})
+    cache.close()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]

@@ -1,0 +1,29 @@
+"""Reading the entries of a file's text again, by the file's kind: the one way curator reads
+a text it did not load from the checked paths (a base revision's version of a file in
+pull-request mode, a file with `curator fix`'s edits made)."""
+
+from __future__ import annotations
+
+from curator.errors import CuratorError
+from curator.model import Entry
+
+
+def is_catalogue(file: str) -> bool:
+    """True for a catalogue YAML file (else an awesome-list document)."""
+    return file.lower().endswith((".yaml", ".yml"))
+
+
+def entries_of(file: str, text: str) -> list[Entry] | None:
+    """The entries of `file`'s text in line order, or None when it does not read."""
+    try:
+        if is_catalogue(file):
+            from curator.sources.yaml_catalog import load_text
+
+            entries = load_text(text, file, check_items=False).entries
+        else:
+            from curator.sources.document import DocumentSource
+
+            entries = DocumentSource().read(text, file).entries
+    except CuratorError:
+        return None
+    return sorted(entries, key=lambda e: e.source.line)
