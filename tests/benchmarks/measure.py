@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +18,8 @@ from curator.normalize import subject_for_url
 #: Codes that say a service could not be asked: not a fault found.
 UNVERIFIED = {"arxiv-unverified", "repo-unverified", "link-unverified", "scope-hold"}
 TIMEOUT = 300.0
+#: The small process every measured command starts from.
+LAUNCH = Path(__file__).with_name("launch.py")
 
 
 @dataclass
@@ -47,28 +50,31 @@ class Run:
 def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int, str]:
     """(wall seconds, peak RSS in MB, exit status, stderr) of one child process.
 
-    The child is reaped with os.wait4 so its own rusage (not all children's) gives the peak.
+    The command runs under launch.py, which times it and reaps it with os.wait4: its own
+    rusage, not the harness's (see launch.py for why a direct child would not do).
     """
     err_path = cwd / ".bench-stderr"
-    started = time.monotonic()
+    figures = cwd / ".bench-figures"
+    figures.unlink(missing_ok=True)
     with err_path.open("wb") as err:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
-        status, usage = _reap(proc)
-    wall = time.monotonic() - started
-    return wall, usage.ru_maxrss / 1024.0, status, err_path.read_text(errors="replace")[-2000:]
+        proc = subprocess.Popen([sys.executable, str(LAUNCH), str(figures), *cmd], cwd=cwd,
+                                env=env, stdout=subprocess.DEVNULL, stderr=err,
+                                start_new_session=True)  # fmt: skip
+        status = _reap(proc)
+    if not figures.is_file():
+        raise RuntimeError(f"{cmd[0]} did not run: {err_path.read_text(errors='replace')}")
+    wall, kib = figures.read_text(encoding="ascii").split()
+    return float(wall), int(kib) / 1024.0, status, err_path.read_text(errors="replace")[-2000:]
 
 
-def _reap(proc: subprocess.Popen[bytes]) -> tuple[int, Any]:
-    """Wait (bounded by TIMEOUT) and return the exit status and the child's rusage."""
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        pid, raw, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid == proc.pid:
-            proc.returncode = os.waitstatus_to_exitcode(raw)
-            return proc.returncode, usage
-        if time.monotonic() > deadline:
-            proc.kill()
-        time.sleep(0.005)
+def _reap(proc: subprocess.Popen[bytes]) -> int:
+    """Wait (bounded by TIMEOUT) and return the exit status; on timeout kill the launcher
+    and what it runs (one process group)."""
+    try:
+        return proc.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        return proc.wait()
 
 
 def curator_env(base: dict[str, str], cache: Path) -> dict[str, str]:
