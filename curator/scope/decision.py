@@ -34,7 +34,7 @@ class PaperText:
         return value if isinstance(value, str) else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Quote:
     """A verbatim sentence of the official title or abstract, with its position there."""
 
@@ -60,7 +60,7 @@ class Quote:
         return cls(raw["field"], raw["start"], raw["end"], raw["text"], raw["rule"])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Weighed:
     """One signal as the scorer weighed it: value in [0, 1], weight, and the sentence showing it."""
 
@@ -101,7 +101,7 @@ def _num(x: float, exact: bool) -> float:
     return x if exact else round(x, 4)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Contribution:
     """What the scorer made of a paper: P(include), its two thresholds, the signals, and (with
     a lexical view) each view's own P(include) and the words that weighed most."""
@@ -168,7 +168,7 @@ def _optional(value: Any) -> float | None:
     return float(value) if value is not None else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """The engine's verdict on one paper and the trail that led to it."""
 

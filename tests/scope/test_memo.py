@@ -36,11 +36,42 @@ def _papers(limit: int = 400) -> list[PaperText]:
 
 
 def test_a_kept_decision_reads_back_as_the_same_decision(rules: ScopeRules) -> None:
-    decisions = [decide(p, rules) for p in _papers()]
+    papers = _papers()
+    decisions = [decide(p, rules) for p in papers]
     assert any(d.scorer is not None for d in decisions)  # the scorer's numbers are covered
-    for decision in decisions:
-        text = json.dumps(memo.stored(decision))  # as the cache writes it
-        assert memo.restored(json.loads(text)) == decision
+    for paper, decision in zip(papers, decisions, strict=True):
+        text = json.dumps(memo.stored(decision, paper))  # as the cache writes it
+        assert memo.restored(json.loads(text), paper) == decision
+
+
+def test_a_kept_row_holds_no_sentence_of_the_paper(rules: ScopeRules) -> None:
+    # The quotes' texts are cut from the paper again; only their places are kept.
+    paper = next(p for p in _papers() if (d := decide(p, rules)).scorer and d.scorer.terms)
+    decision = decide(paper, rules)
+    row = json.dumps(memo.stored(decision, paper))
+    sentences = {q.text for q in decision.quotes if q.field == "abstract" and len(q.text) > 40}
+    assert sentences and not any(json.dumps(s)[1:-1] in row for s in sentences)
+    assert memo.restored(json.loads(row), paper) == decision
+
+
+def test_a_quote_that_is_not_the_papers_text_is_kept_whole(rules: ScopeRules) -> None:
+    paper = next(p for p in _papers() if decide(p, rules).quotes)
+    decision = decide(paper, rules)
+    first = replace(decision.quotes[0], text="not the paper's words")
+    odd = replace(decision, quotes=(first, *decision.quotes[1:]))
+    row = json.loads(json.dumps(memo.stored(odd, paper)))
+    assert row["quotes"][0]["text"] == "not the paper's words"
+    assert memo.restored(row, paper) == odd
+
+
+@pytest.mark.parametrize("place", [("abstract", "0", 5), ("no-such-field", 0, 5), (3, 0, 5)])
+def test_a_row_with_a_quote_at_no_place_is_a_miss(
+    rules: ScopeRules, place: tuple[object, object, object]
+) -> None:
+    paper = next(p for p in _papers() if decide(p, rules).quotes)
+    row = memo.stored(decide(paper, rules), paper)
+    row["quotes"][0] = dict(zip(("field", "start", "end", "rule"), (*place, "r"), strict=True))
+    assert memo.restored(row, paper) is None
 
 
 def test_keys_follow_the_paper_the_rules_and_the_engine(rules: ScopeRules, tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def test_a_row_with_a_number_no_float_holds_is_a_miss(
     path = tmp_path / "c.sqlite"
     kept = memo.DecisionMemo(Cache(path), rules, "e")
     kept.keep({paper: decide(paper, rules)})
-    _overwrite(path, json.dumps(junk(memo.stored(decide(paper, rules)))))  # type: ignore[operator]
+    _overwrite(path, json.dumps(junk(memo.stored(decide(paper, rules), paper))))  # type: ignore[operator]
     assert kept.recall([paper]) == {}
 
 
