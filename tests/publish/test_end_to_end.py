@@ -17,6 +17,7 @@ from curator.report import context, github, markdown
 from curator.report import json as json_report
 from tests.doubles.github_issues import FakeGitHub, seed_recorded_comments
 from tests.publish.conftest import REPO
+from tests.publish.world import actions_variables
 from tests.report.sample import clean_report, hostile_report, realistic_report
 
 HEAD = "4f2b1c9d0e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c"
@@ -26,19 +27,7 @@ HEAD = "4f2b1c9d0e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c"
 def actions_env(tmp_path: Path, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The variables GitHub Actions sets for a workflow_run job on a fork PR."""
     event = {"workflow_run": {"head_sha": HEAD, "pull_requests": [], "conclusion": "failure"}}
-    (tmp_path / "event.json").write_text(json.dumps(event), encoding="utf-8")
-    values = {
-        "GITHUB_EVENT_PATH": tmp_path / "event.json",
-        "GITHUB_REPOSITORY": REPO,
-        "GITHUB_SERVER_URL": "https://github.com",
-        "GITHUB_RUN_ID": "987654321",
-        "GITHUB_API_URL": fake.api,
-        "GITHUB_TOKEN": "ghs_actions_token",
-        "GITHUB_STEP_SUMMARY": tmp_path / "summary.md",
-        "GITHUB_OUTPUT": tmp_path / "output.txt",
-    }
-    for key, value in values.items():
-        monkeypatch.setenv(key, str(value))
+    actions_variables(tmp_path, fake.api, event, monkeypatch)
     fake.user_forbidden = True  # an Actions token cannot read /user
     fake.add_pull(REPO, 42, HEAD, fork=True)
     seed_recorded_comments(fake, REPO, 42)

@@ -25,6 +25,7 @@ from tests.publish.world import (
     HEAD,
     REPO,
     RIGHT_TITLE,
+    actions_variables,
     assert_inert,
     commit,
     finding,
@@ -39,19 +40,7 @@ def actions(
     tmp_path: Path, pulls: FakeGitHubPulls, monkeypatch: pytest.MonkeyPatch, event: dict[str, Any]
 ) -> Path:
     """The variables GitHub Actions sets, with this event's payload."""
-    (tmp_path / "event.json").write_text(json.dumps(event), encoding="utf-8")
-    values = {
-        "GITHUB_EVENT_PATH": tmp_path / "event.json",
-        "GITHUB_REPOSITORY": REPO,
-        "GITHUB_SERVER_URL": "https://github.com",
-        "GITHUB_RUN_ID": "987654321",
-        "GITHUB_API_URL": pulls.api,
-        "GITHUB_TOKEN": "ghs_actions_token",
-        "GITHUB_OUTPUT": tmp_path / "output.txt",
-    }
-    for key, value in values.items():
-        monkeypatch.setenv(key, str(value))
-    return tmp_path
+    return actions_variables(tmp_path, pulls.api, event, monkeypatch)
 
 
 def report() -> Report:

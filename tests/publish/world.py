@@ -3,10 +3,13 @@ pull request's head commit, and the fixes the planner would make, built as value
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
+import pytest
 from markdown_it import MarkdownIt
 
 from curator.fix.model import Edit, FileFix
@@ -31,6 +34,27 @@ ADDED = f"""- [MemoryBank: A Wrong Title]({ARXIV}/2305.10250) (2023-05)
 HEAD = BASE.replace("\n## Projects", ADDED + "\n## Projects")
 WRONG_TITLE = "MemoryBank: A Wrong Title"
 RIGHT_TITLE = "MemoryBank: Enhancing Large Language Models with Long-Term Memory"
+
+
+def actions_variables(
+    folder: Path, api: str, event: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Set the variables GitHub Actions sets for a job with this event's payload, its files
+    (event, step summary, outputs) in `folder`; the folder."""
+    (folder / "event.json").write_text(json.dumps(event), encoding="utf-8")
+    values = {
+        "GITHUB_EVENT_PATH": folder / "event.json",
+        "GITHUB_REPOSITORY": REPO,
+        "GITHUB_SERVER_URL": "https://github.com",
+        "GITHUB_RUN_ID": "987654321",
+        "GITHUB_API_URL": api,
+        "GITHUB_TOKEN": "ghs_actions_token",
+        "GITHUB_STEP_SUMMARY": folder / "summary.md",
+        "GITHUB_OUTPUT": folder / "output.txt",
+    }
+    for key, value in values.items():
+        monkeypatch.setenv(key, str(value))
+    return folder
 
 
 def git(folder: Path, *args: str) -> str:
