@@ -175,7 +175,10 @@ def _settle(
     if not risky:
         return safe, []
     together = _proven(file, text, before, _disjoint([*safe, *risky]))
-    return [g for g in together if not g.want.unsafe], [g for g in together if g.want.unsafe]
+    if sum(not g.want.unsafe for g in together) < len(safe):
+        # The unsafe answers would cost proven safe ones: the safe ones stand alone.
+        return safe, []
+    return safe, [g for g in together if g.want.unsafe]
 
 
 def _disjoint(located: list[_Located]) -> list[_Located]:

@@ -148,3 +148,41 @@ def test_answers_that_each_fail_their_proof_cost_a_bounded_number_of_readings(
     plan = plan_fixes(report, {"README.md": text}, entries=entries)
     assert plan.fixed() == tuple(honest) and set(plan.left) == set(hostile)
     assert len(readings) <= MAX_READINGS
+
+
+def test_an_unsafe_answer_that_fails_its_proof_costs_no_safe_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The title search proposes another ID for one paper (unsafe: applied only with
+    --unsafe), and the file with that ID written no longer reads. The 39 honest redirects
+    proven without it are all kept (proving all 40 together halved them: about half were
+    left)."""
+    rows = [f"- [Tool number {i}](https://site{i}.example/p) a tool" for i in range(39)]
+    paper = "- [Memory for LLM Agents](https://arxiv.org/abs/2401.00001) (2024-01)"
+    text = "# Tools\n\n" + "\n".join([paper, *rows]) + "\n"
+    entries = read_entries("README.md", text)
+    assert entries is not None and len(entries) == 40
+    redirects = [
+        Finding(
+            "link-redirect",
+            Severity.WARNING,
+            e.subject,
+            e.source,
+            "m",
+            "301",
+            f"https://new{n}.example/p",
+        )
+        for n, e in enumerate(entries[1:])
+    ]
+    wrong_id = Finding("arxiv-not-found", Severity.ERROR, entries[0].subject, entries[0].source,
+                       "m", "", "arXiv:2401.09999")  # fmt: skip
+    report = Report(tuple(EntryResult(e) for e in entries), (wrong_id, *redirects))
+    counted = verify.read_entries
+
+    def breaks_on_the_new_id(file: str, text: str) -> list[Entry] | None:
+        return None if "2401.09999" in text else counted(file, text)
+
+    monkeypatch.setattr(verify, "read_entries", breaks_on_the_new_id)
+    plan = plan_fixes(report, {"README.md": text}, entries=entries)
+    assert set(plan.fixed()) == set(redirects)
+    assert plan.fixed(unsafe=True) == plan.fixed()
