@@ -20,6 +20,7 @@ from curator.config_files import ConfigFiles, WorkingTree, config_files
 from curator.context import CheckContext
 from curator.errors import InputError
 from curator.model import Finding, Source
+from curator.options import curator_table
 from curator.report.sanitize import clean, shorten
 from curator.rulefiles import rules_place
 
@@ -73,8 +74,7 @@ def _table(text: str | None) -> dict[str, object] | None:
         data = tomllib.loads(text or "")
     except (tomllib.TOMLDecodeError, RecursionError):  # the pull request's file may be anything
         return None
-    table = data.get("tool", {}).get("curator", {})
-    return table if isinstance(table, dict) else {}
+    return curator_table(data)
 
 
 def _rule_files(base: ConfigFiles, tree: WorkingTree, folders: dict[str, None]) -> list[str]:
@@ -110,7 +110,7 @@ def _compared(
     """One finding when the tree's `rel` differs from the base's, else none."""
     before = _text(base, rel) if before is None else before
     after = _text(tree, rel) if after is None else after
-    if tree.is_link(rel):
+    if tree.is_link(rel) and not base.is_link(rel):
         after = f"(a symbolic link to {os.readlink(tree.root / rel)})\n{after or ''}"
     if before == after:
         return []

@@ -76,9 +76,9 @@ class WorkingTree:
 
     def names(self, rel: str) -> list[str]:
         """File names in the folder (links included: `read` judges where they lead)."""
+        if not self.is_dir(rel):
+            return []  # no folder, or one whose real path leaves the tree: its names too
         folder = self.root / rel
-        if not folder.is_dir():
-            return []
         return sorted(p.name for p in folder.iterdir() if p.is_file() or p.is_symlink())
 
     def prefetch(self, rels: Iterable[str]) -> None:
@@ -108,12 +108,18 @@ class Revision:
 
     def _found(self, rels: list[str]) -> dict[str, git.Found]:
         names = {rel: f"{self.commit}:{_plain(rel, self.display(rel))}" for rel in rels}
+        # git names one object a line: a name with a line break (a pull request's file may be
+        # called anything) is none the base can have.
+        unnamed = {rel for rel, name in names.items() if "\n" in name}
+        names = {rel: name for rel, name in names.items() if rel not in unnamed}
         missing = [name for name in names.values() if name not in _SEEN]
         if missing:
             if len(_SEEN) > _SEEN_MAX:
                 _SEEN.clear()
             _SEEN.update(git.objects(missing, self.root, follow=True))
-        return {rel: _SEEN[name] for rel, name in names.items()}
+        return {rel: _SEEN[name] for rel, name in names.items()} | {
+            rel: git.Found("missing") for rel in unnamed
+        }
 
     def read(self, rel: str) -> str | None:
         """The blob's text; links inside the tree are followed, one leading out is refused."""

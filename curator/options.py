@@ -113,7 +113,14 @@ def read_pyproject(files: ConfigFiles) -> dict[str, Any]:
     except RecursionError:  # tomllib recurses once per nested array or inline table
         name = files.display("pyproject.toml")
         raise UsageError(f"{name}: invalid TOML: nested too deeply") from None
-    table = data.get("tool", {}).get("curator", {})
+    return curator_table(data)
+
+
+def curator_table(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The `[tool.curator]` table of a parsed pyproject.toml ({} when it has none, or when
+    `tool` or `tool.curator` is not a table: a pull request's file may hold anything)."""
+    tool = data.get("tool")
+    table = tool.get("curator") if isinstance(tool, dict) else None
     return dict(table) if isinstance(table, dict) else {}
 
 

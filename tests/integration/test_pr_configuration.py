@@ -346,3 +346,53 @@ def test_a_cache_committed_by_the_pull_request_is_not_read_by_the_title_search(
     (found,) = [f for f in report["findings"] if f["code"] == "arxiv-not-found"]
     assert status == 1 and chosen not in found.get("suggestion", "") + found.get("evidence", "")
     assert world.arxiv.searches, "the title search asks arXiv itself"
+
+
+@pytest.mark.parametrize(
+    "text", ['tool = "x"\n', "tool = 1\n", "[[tool]]\ncurator = 2\n", "[tool]\ncurator = 3\n"]
+)
+def test_a_pyproject_whose_tool_is_no_table_is_a_change_not_a_crash(
+    world: World, text: str
+) -> None:
+    """`tool` (or `tool.curator`) as a string, a number or an array of tables: the pull
+    request's file is compared, never walked as if it held the table."""
+    world.pull_request(lambda w: w.write("pyproject.toml", text))
+    status, report, _ = world.check()
+    assert status == 1 and errors(report) >= PLANTED
+    assert changed_config(report) == {"pyproject.toml"}
+
+
+def test_a_rules_file_linked_in_the_base_and_unchanged_is_no_change(world: World) -> None:
+    world.write("shared/links.yaml", LINKS)
+    (world.root / "rules" / "links.yaml").unlink()
+    os.symlink("../shared/links.yaml", world.root / "rules" / "links.yaml")
+    world.base = world.commit("rules shared through a link")
+    world.pull_request()
+    status, report, _ = world.check()
+    assert (status, errors(report), changed_config(report)) == (1, PLANTED, set())
+
+
+def test_a_rules_folder_linked_out_of_the_tree_names_none_of_its_files(
+    world: World, tmp_path: Path
+) -> None:
+    """The pull request replaces rules/ by a link to a folder outside the repository: the
+    folder's file names stay out of the report, as its contents do."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret-token-name.json").write_text("{}", encoding="utf-8")
+
+    def plant(w: World) -> None:
+        shutil.rmtree(w.root / "rules")
+        os.symlink(outside, w.root / "rules")
+
+    world.pull_request(plant)
+    status, report, _ = world.check()
+    assert status == 1 and errors(report) >= PLANTED
+    assert "secret-token-name" not in json.dumps(report)
+
+
+def test_a_rules_file_named_with_a_line_break_is_a_change_not_a_stop(world: World) -> None:
+    world.pull_request(lambda w: w.write("rules/a\nb.yaml", "archived: off\n"))
+    status, report, _ = world.check()
+    assert status == 1 and errors(report) >= PLANTED
+    assert changed_config(report) == {"rules/a\nb.yaml"}
