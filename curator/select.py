@@ -89,7 +89,13 @@ def follow_references(
         lines = out.get(ref.file)
         if not lines:
             continue  # unchanged, or wholly changed already
-        hit = {n for n in lines if ref.first <= n <= ref.last}
+        span = range(ref.first, ref.last + 1)
+        # Walk the smaller side: a definition's few lines, or a small diff's (a walk over
+        # every changed line per definition was quadratic: 1.4 s for 5,000 x 10,000).
+        if len(span) < len(lines):
+            hit = {n for n in span if n in lines}
+        else:
+            hit = {n for n in lines if n in span}
         if hit:
             lines -= hit
             lines.update(ref.used_at)
