@@ -23,6 +23,7 @@ from curator.model import Finding, Source
 from curator.options import curator_table
 from curator.report.sanitize import clean, shorten
 from curator.rulefiles import rules_place
+from curator.sources.text import printable
 
 #: Files of a rules folder that curator reads (links.yaml, projects.yaml, scope.yaml, the
 #: scope scorer's JSON).
@@ -118,7 +119,7 @@ def _compared(
     line, evidence = _diff(before or "", after or "")
     origin = base.origin[:12] if len(base.origin) == 40 else base.origin  # a commit's name
     message = (
-        f"the pull request {verb} {what} {rel}; its check used the version of {origin} "
+        f"the pull request {verb} {what} {printable(rel)}; its check used the version of {origin} "
         "instead (a pull request's configuration never decides its own check): review it"
     )
     place = Source(_shown(tree.root / rel), line if after is not None else 1)
@@ -144,4 +145,4 @@ def _shown(path: Path) -> str:
     """The path relative to the working folder (as other findings name files), lexically:
     a link of the checked tree must not change the name."""
     rel = os.path.relpath(path, Path.cwd())
-    return Path(path).as_posix() if rel.startswith(os.pardir) else Path(rel).as_posix()
+    return printable(Path(path).as_posix() if rel.startswith(os.pardir) else Path(rel).as_posix())

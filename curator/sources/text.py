@@ -80,3 +80,9 @@ def tree_root(cwd: str) -> Path:
     from curator.git import top_level
 
     return top_level(Path(cwd)) or Path(cwd).resolve()
+
+
+def printable(name: str) -> str:
+    """A file name as reports can write it: bytes that are no UTF-8 (which Python holds as
+    lone surrogates, and no UTF-8 writer takes) as `\\xff` escapes; other names unchanged."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -39,15 +39,15 @@ from curator.sources.catalog_schema import (
     schema,
 )
 from curator.sources.interface import Loaded
-from curator.sources.text import read_text
+from curator.sources.text import printable, read_text
 
 
 def display_path(path: Path) -> str:
-    """The path relative to the working folder when below it, POSIX style."""
+    """The path relative to the working folder when below it, POSIX style (`printable`)."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return printable(path.resolve().relative_to(Path.cwd().resolve()).as_posix())
     except ValueError:
-        return path.as_posix()
+        return printable(path.as_posix())
 
 
 class CatalogSource:
