@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curator.scope.decision import PaperText, Quote
-from curator.scope.matching import Hit, find_hits, sentence_of, sentences
+from curator.scope.matching import Hit, find_hits, sentence_of, sentences, text_order
 from curator.scope.rules import Cue, Kind, Rule, ScopeRules
 
 #: Signals computed here rather than by one rule (rule signals are named by their rule id).
@@ -108,6 +108,14 @@ def rule_hits(rule: Rule, paper: PaperText) -> list[Hit]:
         if not any(p.regex.search(sentence) for p in rule.exceptions):
             kept.append(hit)
     return kept
+
+
+def cue_hits(rules: ScopeRules, cue: Cue, paper: PaperText, fields: list[str]) -> list[Hit]:
+    """Matches of every rule of a cue, in text order (as one group of all their patterns)."""
+    # Each rule's own pattern tuple: matching caches a plan per tuple by identity, so a tuple
+    # built per paper would miss that cache every time and stay held in it.
+    found = [h for r in rules.cues(cue) for h in find_hits(r.patterns, paper, fields)]
+    return sorted(found, key=text_order)
 
 
 def blocked(rule: Rule, paper: PaperText) -> bool:
@@ -254,11 +262,10 @@ def _contributions(
     paper: PaperText, rules: ScopeRules, with_memory: list[tuple[int, int]]
 ) -> list[Quote]:
     """Every abstract sentence that states the contribution and names memory."""
-    cues = [p for r in rules.cues(Cue.CONTRIBUTION) for p in r.patterns]
-    if not cues:
+    if not rules.cues(Cue.CONTRIBUTION):
         return []
     abstract = paper.abstract or ""
-    hits = find_hits(cues, paper, ["abstract"])
+    hits = cue_hits(rules, Cue.CONTRIBUTION, paper, ["abstract"])
     return [
         Quote("abstract", a, b, abstract[a:b], rules.gate.id)
         for a, b in with_memory
@@ -303,8 +310,7 @@ def _other_sense(
 
 def _operation(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Signal:
     """A memory sentence that names an operation on memory."""
-    cues = [p for r in rules.cues(Cue.OPERATION) for p in r.patterns]
-    hits = find_hits(cues, paper, ["title", "abstract"]) if cues else []
+    hits = cue_hits(rules, Cue.OPERATION, paper, ["title", "abstract"])
     for gate in gate_hits:
         text = paper.field(gate.field)
         a, b = sentence_of(text, gate.start)
