@@ -139,8 +139,10 @@ def quote_of(paper: PaperText, hit: Hit, rule: str) -> Quote | None:
 def read(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Reading:
     """Every signal of a gate-passing paper, and the exclusion a rule proves (if any)."""
     gate = rules.gate.id
-    senses, lm_sense = _senses(paper, rules, gate_hits)
-    subjects = _subjects(paper, rules)
+    # The core rules' hits serve both the sense of memory and the subjects: found once.
+    core = [(rule, rule_hits(rule, paper)) for rule in rules.of_kind(Kind.CORE)]
+    senses, lm_sense = _senses(paper, rules, gate_hits, core)
+    subjects = _subjects(paper, core)
     classes = _classes(paper, rules)
     signals = [
         *_centrality(paper, rules, gate_hits),
@@ -274,15 +276,19 @@ def _contributions(
 
 
 def _senses(
-    paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]
+    paper: PaperText,
+    rules: ScopeRules,
+    gate_hits: list[Hit],
+    core: list[tuple[Rule, list[Hit]]],
 ) -> tuple[list[tuple[Rule, list[Hit]]], Quote | None]:
-    """(non-LM sense rules with their spans, the first memory sentence in an LM sense)."""
+    """(non-LM sense rules with their spans, the first memory sentence in an LM sense);
+    `core` is each core rule with its hits."""
     other = []
     for rule in rules.of_kind(Kind.EXCLUSION):
         if rule.memory_sense and (hits := rule_hits(rule, paper)) and not blocked(rule, paper):
             other.append((rule, hits))
     lm = [h for r in rules.cues(Cue.MEMORY_SENSE) for h in rule_hits(r, paper)]
-    subjects = [h for r in rules.of_kind(Kind.CORE) for h in rule_hits(r, paper)]
+    subjects = [h for _, hits in core for h in hits]
     covered = [h for _, hits in other for h in hits]
     for hit in gate_hits:
         if _inside(hit, covered):
@@ -319,11 +325,11 @@ def _operation(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Sig
     return Signal(OPERATION, 0.0, "cue-operation", None)
 
 
-def _subjects(paper: PaperText, rules: ScopeRules) -> list[Signal]:
-    """Each core subject (an agent, a language model, a memory evaluation) the paper names."""
+def _subjects(paper: PaperText, core: list[tuple[Rule, list[Hit]]]) -> list[Signal]:
+    """Each core subject (an agent, a language model, a memory evaluation) the paper names;
+    `core` is each core rule with its hits."""
     out = []
-    for rule in rules.of_kind(Kind.CORE):
-        hits = rule_hits(rule, paper)
+    for rule, hits in core:
         if hits and not blocked(rule, paper):
             out.append(Signal(rule.id, 1.0, rule.id, _first_quote(paper, hits, rule.id)))
     return out
