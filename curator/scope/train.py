@@ -178,12 +178,15 @@ def out_of_fold(items: Sequence[Example], settings: Settings) -> list[float]:
     return probs
 
 
-def lexical_out_of_fold(items: Sequence[Example], settings: LexicalSettings) -> list[float]:
-    """Each example's lexical-view probability from a fit without its fold (the same folds)."""
+def lexical_out_of_fold(
+    items: Sequence[Example], settings: Settings, lexical: LexicalSettings
+) -> list[float]:
+    """Each example's lexical-view probability from a fit without its fold (the folds of
+    `settings`, the same as `out_of_fold`'s), the view fitted with `lexical`."""
     probs = [0.0] * len(items)
-    for kept, held in folds(len(items), Settings()):
+    for kept, held in folds(len(items), settings):
         view = Lexical(
-            *fit_lexical([items[i].words for i in kept], [items[i].label for i in kept], settings)
+            *fit_lexical([items[i].words for i in kept], [items[i].label for i in kept], lexical)
         )
         for i in held:
             probs[i] = view.probability(items[i].words)
@@ -247,7 +250,7 @@ def train(
         cut = threshold(items, probs, settings.precision)
         return Scorer(weights, bias, cut, settings.veto, about)
     labels = [e.label for e in items]
-    words = lexical_out_of_fold(items, settings.lexical)
+    words = lexical_out_of_fold(items, settings, settings.lexical)
     stack = fit_stack(probs, words, labels, settings)
     combined = [stack.probability(s, x) for s, x in zip(probs, words, strict=True)]
     cut = threshold(items, combined, settings.precision)
