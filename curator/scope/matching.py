@@ -192,13 +192,13 @@ def _at(pattern: Pattern, text: str, places: Iterable[int]) -> list[tuple[int, i
 
 
 @lru_cache(maxsize=64)
-def _sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
-    # Cached: every hit in the same abstract asks for its sentence.
+def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """`sentences(text)`, cached: every hit in the same abstract asks for its sentence."""
     return tuple(sentences(text))
 
 
 def sentence_of(text: str, pos: int) -> tuple[int, int]:
-    for a, b in _sentence_spans(text):
+    for a, b in sentence_spans(text):
         if a <= pos < b:
             return a, b
     return pos, pos

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curator.scope.decision import PaperText, Quote
-from curator.scope.matching import Hit, find_hits, sentence_of, sentences, text_order
+from curator.scope.matching import Hit, find_hits, sentence_of, sentence_spans, text_order
 from curator.scope.rules import Cue, Kind, Rule, ScopeRules
 
 #: Signals computed here rather than by one rule (rule signals are named by their rule id).
@@ -165,7 +165,7 @@ def _centrality(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> li
     title = paper.title or ""
     abstract = paper.abstract or ""
     in_title = [h for h in gate_hits if h.field == "title"]
-    parts = sentences(abstract)
+    parts = sentence_spans(abstract)
     with_memory = [(a, b) for a, b in parts if any(_within(h, "abstract", a, b) for h in gate_hits)]
     stated = _contributions(paper, rules, with_memory)
     contribution = stated[0] if stated else None
