@@ -32,6 +32,7 @@ from curator.scope.records import Record, check_records, load_records
 from curator.scope.rules import ScopeRules, parse_rules
 from curator.scope.scorer import Scorer, Stack, scorer_data
 from curator.scope.signals import read, rule_hits
+from curator.scope.splits import usable
 from curator.sources.text import read_text
 
 
@@ -66,13 +67,8 @@ def examples(records: Sequence[Record], rules: ScopeRules) -> list[Example]:
     """Gate-passing records with an abstract and a decision, as training examples."""
     bare = replace(rules, scorer=None)
     out = []
-    for record in records:
-        title, abstract = str(record.data.get("title", "")), record.abstract or ""
-        if not title.strip() or not abstract.strip():
-            continue
-        if record.decision not in ("include", "exclude", "hold"):
-            continue
-        paper = PaperText(title, abstract)
+    for record in filter(usable, records):
+        paper = PaperText(str(record.data.get("title", "")), record.abstract or "")
         hits = rule_hits(bare.gate, paper)
         if not hits:
             continue
