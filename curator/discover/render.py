@@ -111,16 +111,15 @@ def markdown(
     return out
 
 
-def item(c: Candidate, checked: bool = False, short: bool = False) -> str:
-    """One checklist line: box, title, ID, date, verdict and the deciding quote (shorter when
-    `short`)."""
+def item(c: Candidate, checked: bool = False) -> str:
+    """One checklist line: box, title, ID, date, verdict and the deciding quote."""
     url = f"https://arxiv.org/abs/{c.id}"
-    title = s.link(s.text(c.meta.get("title", ""), 90 if short else 160), url)
+    title = s.link(s.text(c.meta.get("title", ""), 160), url)
     box = "x" if checked else " "
     return (
         f"- [{box}] {title} — {s.code('arxiv:' + c.id)} {s.text(_version(c))}, "
         f"{s.text(c.meta.get('published', ''), 10)}, **{c.decision.verdict.value}** "
-        f"({s.code(_rules(c), 60)}): {s.text(_quote(c), 80 if short else 160)}"
+        f"({s.code(_rules(c), 60)}): {s.text(_quote(c), 160)}"
     )
 
 

@@ -102,10 +102,10 @@ class Skipped:
     where: str
 
 
-def group_of(decision: Decision, rules: ScopeRules) -> Group:
+def group_of(decision: Decision) -> Group:
     """The verdict's group: include -> likely include; only an exclusion a rule proves ->
     likely exclude (where nobody looks, so never a mere signal); everything else to review."""
-    del rules  # the verdict alone says it: the engine only excludes on a proven rule
+    # The verdict alone says it: the engine only excludes on a proven rule.
     if decision.verdict is Verdict.INCLUDE:
         return Group.INCLUDE
     if decision.verdict is Verdict.EXCLUDE:
@@ -137,7 +137,7 @@ def screen(
         decision = decide(text, rules)
         old = before.get("version")
         revised = old if isinstance(old, int) and old < int(meta.get("version", 1)) else None
-        candidates.append(Candidate(meta, decision, group_of(decision, rules), revised))
+        candidates.append(Candidate(meta, decision, group_of(decision), revised))
     return rank(candidates), sorted(skipped, key=lambda s: s.id)
 
 

@@ -106,7 +106,7 @@ def counts(items: Sequence[Case], rules: ScopeRules) -> Counts:
         includes_excluded=sum(c.include and c.decision.verdict is Verdict.EXCLUDE for c in gated),
         reviews=sum(c.decision.verdict is Verdict.REVIEW for c in gated),
         likely_exclude_includes=sum(
-            c.include and group_of(c.decision, rules) is Group.EXCLUDE for c in gated
+            c.include and group_of(c.decision) is Group.EXCLUDE for c in gated
         ),
         gate_failing_includes=sum(c.include and not c.passes_gate for c in items),
         gate_disagreements=sum(_engine_gate(c, rules) != c.passes_gate for c in items),

@@ -55,13 +55,26 @@ def features(paper: PaperText) -> Features:
     found: dict[str, tuple[str, int, int]] = {}
     for name in ("title", "abstract"):
         text = paper.field(name)
-        words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text.lower())]
+        words = _words(text)
         for i, (word, start, end) in enumerate(words):
             found.setdefault(word, (name, start, end))
             if i + 1 < len(words):
                 nxt, _, stop = words[i + 1]
                 found.setdefault(f"{word} {nxt}", (name, start, stop))
     return Features(found)
+
+
+def _words(text: str) -> list[tuple[str, int, int]]:
+    """The words of the lower-cased text, each with its span in `text` itself."""
+    lower = text.lower()
+    found = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(lower)]
+    if len(lower) == len(text):
+        # Every character lower-cases to one (always so for ASCII): the same places.
+        return found
+    # A character can lower-case to two ("İ" to "i" and a combining dot): map the places in
+    # the lower-cased text back to the characters they came from.
+    origin = [i for i, c in enumerate(text) for _ in c.lower()]
+    return [(word, origin[a], origin[b - 1] + 1) for word, a, b in found]
 
 
 @dataclass(frozen=True)

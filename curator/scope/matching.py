@@ -50,7 +50,12 @@ def find_hits(patterns: Iterable[Pattern], paper: PaperText, fields: Iterable[st
         for pattern, places in _candidates(group, text):
             found = pattern.finditer(text) if places is None else _at(pattern, text, places)
             out.extend(Hit(name, a, b, pattern.source) for a, b in found)
-    return sorted(out, key=lambda h: (h.field != "title", h.start))
+    return sorted(out, key=text_order)
+
+
+def text_order(hit: Hit) -> tuple[bool, int]:
+    """Sort key of hits: the title's first, then by place."""
+    return hit.field != "title", hit.start
 
 
 #: A pattern's position in its group and the other words it needs, all present in the text.
@@ -187,13 +192,13 @@ def _at(pattern: Pattern, text: str, places: Iterable[int]) -> list[tuple[int, i
 
 
 @lru_cache(maxsize=64)
-def _sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
-    # Cached: every hit in the same abstract asks for its sentence.
+def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """`sentences(text)`, cached: every hit in the same abstract asks for its sentence."""
     return tuple(sentences(text))
 
 
 def sentence_of(text: str, pos: int) -> tuple[int, int]:
-    for a, b in _sentence_spans(text):
+    for a, b in sentence_spans(text):
         if a <= pos < b:
             return a, b
     return pos, pos

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curator.scope.decision import PaperText, Quote
-from curator.scope.matching import Hit, find_hits, sentence_of, sentences
+from curator.scope.matching import Hit, find_hits, sentence_of, sentence_spans, text_order
 from curator.scope.rules import Cue, Kind, Rule, ScopeRules
 
 #: Signals computed here rather than by one rule (rule signals are named by their rule id).
@@ -110,6 +110,14 @@ def rule_hits(rule: Rule, paper: PaperText) -> list[Hit]:
     return kept
 
 
+def cue_hits(rules: ScopeRules, cue: Cue, paper: PaperText, fields: list[str]) -> list[Hit]:
+    """Matches of every rule of a cue, in text order (as one group of all their patterns)."""
+    # Each rule's own pattern tuple: matching caches a plan per tuple by identity, so a tuple
+    # built per paper would miss that cache every time and stay held in it.
+    found = [h for r in rules.cues(cue) for h in find_hits(r.patterns, paper, fields)]
+    return sorted(found, key=text_order)
+
+
 def blocked(rule: Rule, paper: PaperText) -> bool:
     """True when an `unless` phrase occurs in the title, abstract or another field it reads."""
     # The official title and abstract always count: a rule that reads only the category
@@ -131,8 +139,10 @@ def quote_of(paper: PaperText, hit: Hit, rule: str) -> Quote | None:
 def read(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Reading:
     """Every signal of a gate-passing paper, and the exclusion a rule proves (if any)."""
     gate = rules.gate.id
-    senses, lm_sense = _senses(paper, rules, gate_hits)
-    subjects = _subjects(paper, rules)
+    # The core rules' hits serve both the sense of memory and the subjects: found once.
+    core = [(rule, rule_hits(rule, paper)) for rule in rules.of_kind(Kind.CORE)]
+    senses, lm_sense = _senses(paper, rules, gate_hits, core)
+    subjects = _subjects(paper, core)
     classes = _classes(paper, rules)
     signals = [
         *_centrality(paper, rules, gate_hits),
@@ -155,7 +165,7 @@ def _centrality(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> li
     title = paper.title or ""
     abstract = paper.abstract or ""
     in_title = [h for h in gate_hits if h.field == "title"]
-    parts = sentences(abstract)
+    parts = sentence_spans(abstract)
     with_memory = [(a, b) for a, b in parts if any(_within(h, "abstract", a, b) for h in gate_hits)]
     stated = _contributions(paper, rules, with_memory)
     contribution = stated[0] if stated else None
@@ -254,11 +264,10 @@ def _contributions(
     paper: PaperText, rules: ScopeRules, with_memory: list[tuple[int, int]]
 ) -> list[Quote]:
     """Every abstract sentence that states the contribution and names memory."""
-    cues = [p for r in rules.cues(Cue.CONTRIBUTION) for p in r.patterns]
-    if not cues:
+    if not rules.cues(Cue.CONTRIBUTION):
         return []
     abstract = paper.abstract or ""
-    hits = find_hits(cues, paper, ["abstract"])
+    hits = cue_hits(rules, Cue.CONTRIBUTION, paper, ["abstract"])
     return [
         Quote("abstract", a, b, abstract[a:b], rules.gate.id)
         for a, b in with_memory
@@ -267,15 +276,19 @@ def _contributions(
 
 
 def _senses(
-    paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]
+    paper: PaperText,
+    rules: ScopeRules,
+    gate_hits: list[Hit],
+    core: list[tuple[Rule, list[Hit]]],
 ) -> tuple[list[tuple[Rule, list[Hit]]], Quote | None]:
-    """(non-LM sense rules with their spans, the first memory sentence in an LM sense)."""
+    """(non-LM sense rules with their spans, the first memory sentence in an LM sense);
+    `core` is each core rule with its hits."""
     other = []
     for rule in rules.of_kind(Kind.EXCLUSION):
         if rule.memory_sense and (hits := rule_hits(rule, paper)) and not blocked(rule, paper):
             other.append((rule, hits))
     lm = [h for r in rules.cues(Cue.MEMORY_SENSE) for h in rule_hits(r, paper)]
-    subjects = [h for r in rules.of_kind(Kind.CORE) for h in rule_hits(r, paper)]
+    subjects = [h for _, hits in core for h in hits]
     covered = [h for _, hits in other for h in hits]
     for hit in gate_hits:
         if _inside(hit, covered):
@@ -303,8 +316,7 @@ def _other_sense(
 
 def _operation(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Signal:
     """A memory sentence that names an operation on memory."""
-    cues = [p for r in rules.cues(Cue.OPERATION) for p in r.patterns]
-    hits = find_hits(cues, paper, ["title", "abstract"]) if cues else []
+    hits = cue_hits(rules, Cue.OPERATION, paper, ["title", "abstract"])
     for gate in gate_hits:
         text = paper.field(gate.field)
         a, b = sentence_of(text, gate.start)
@@ -313,11 +325,11 @@ def _operation(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Sig
     return Signal(OPERATION, 0.0, "cue-operation", None)
 
 
-def _subjects(paper: PaperText, rules: ScopeRules) -> list[Signal]:
-    """Each core subject (an agent, a language model, a memory evaluation) the paper names."""
+def _subjects(paper: PaperText, core: list[tuple[Rule, list[Hit]]]) -> list[Signal]:
+    """Each core subject (an agent, a language model, a memory evaluation) the paper names;
+    `core` is each core rule with its hits."""
     out = []
-    for rule in rules.of_kind(Kind.CORE):
-        hits = rule_hits(rule, paper)
+    for rule, hits in core:
         if hits and not blocked(rule, paper):
             out.append(Signal(rule.id, 1.0, rule.id, _first_quote(paper, hits, rule.id)))
     return out

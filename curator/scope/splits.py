@@ -31,14 +31,16 @@ def arxiv_order(record: Record) -> tuple[int, int, str]:
     return (int(head), int(tail), record.id)
 
 
+def usable(record: Record) -> bool:
+    """A record that can be scored and learned from: a title, an abstract and a decision
+    (a blank title or abstract is a missing one, as the engine holds it)."""
+    title, abstract = str(record.data.get("title", "")), record.abstract or ""
+    return bool(title.strip() and abstract.strip()) and record.decision in DECISIONS
+
+
 def scored(records: Sequence[Record]) -> list[Record]:
-    """The records an evaluation scores: a title, an abstract and a decision, in ID order."""
-    usable = [
-        r
-        for r in records
-        if r.abstract and str(r.data.get("title", "")).strip() and r.decision in DECISIONS
-    ]
-    return sorted(usable, key=arxiv_order)
+    """The records an evaluation scores: the usable ones, in ID order."""
+    return sorted(filter(usable, records), key=arxiv_order)
 
 
 def lock_box(records: Sequence[Record]) -> tuple[list[Record], list[Record]]:

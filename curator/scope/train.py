@@ -32,6 +32,7 @@ from curator.scope.records import Record, check_records, load_records
 from curator.scope.rules import ScopeRules, parse_rules
 from curator.scope.scorer import Scorer, Stack, scorer_data
 from curator.scope.signals import read, rule_hits
+from curator.scope.splits import usable
 from curator.sources.text import read_text
 
 
@@ -66,13 +67,8 @@ def examples(records: Sequence[Record], rules: ScopeRules) -> list[Example]:
     """Gate-passing records with an abstract and a decision, as training examples."""
     bare = replace(rules, scorer=None)
     out = []
-    for record in records:
-        title, abstract = str(record.data.get("title", "")), record.abstract or ""
-        if not title.strip() or not abstract.strip():
-            continue
-        if record.decision not in ("include", "exclude", "hold"):
-            continue
-        paper = PaperText(title, abstract)
+    for record in filter(usable, records):
+        paper = PaperText(str(record.data.get("title", "")), record.abstract or "")
         hits = rule_hits(bare.gate, paper)
         if not hits:
             continue
@@ -178,12 +174,15 @@ def out_of_fold(items: Sequence[Example], settings: Settings) -> list[float]:
     return probs
 
 
-def lexical_out_of_fold(items: Sequence[Example], settings: LexicalSettings) -> list[float]:
-    """Each example's lexical-view probability from a fit without its fold (the same folds)."""
+def lexical_out_of_fold(
+    items: Sequence[Example], settings: Settings, lexical: LexicalSettings
+) -> list[float]:
+    """Each example's lexical-view probability from a fit without its fold (the folds of
+    `settings`, the same as `out_of_fold`'s), the view fitted with `lexical`."""
     probs = [0.0] * len(items)
-    for kept, held in folds(len(items), Settings()):
+    for kept, held in folds(len(items), settings):
         view = Lexical(
-            *fit_lexical([items[i].words for i in kept], [items[i].label for i in kept], settings)
+            *fit_lexical([items[i].words for i in kept], [items[i].label for i in kept], lexical)
         )
         for i in held:
             probs[i] = view.probability(items[i].words)
@@ -247,7 +246,7 @@ def train(
         cut = threshold(items, probs, settings.precision)
         return Scorer(weights, bias, cut, settings.veto, about)
     labels = [e.label for e in items]
-    words = lexical_out_of_fold(items, settings.lexical)
+    words = lexical_out_of_fold(items, settings, settings.lexical)
     stack = fit_stack(probs, words, labels, settings)
     combined = [stack.probability(s, x) for s, x in zip(probs, words, strict=True)]
     cut = threshold(items, combined, settings.precision)

@@ -26,6 +26,26 @@ def test_features_are_words_and_pairs_within_each_field() -> None:
     assert seen.value == pytest.approx(len(seen.terms) ** -0.5)
 
 
+def test_a_term_is_quoted_where_it_is_when_lower_case_is_longer() -> None:
+    # "İ" lower-cases to two characters: places in the lower-cased text run ahead of the text.
+    paper = PaperText("Memory", "İstanbul İzmir study. We propose agent memory for long tasks.")
+    seen = features(paper)
+    assert {"memory", "agent memory", "i", "stanbul"} <= set(seen.terms)  # the terms as before
+    abstract = paper.abstract or ""
+    for term in ("agent memory", "long", "tasks"):
+        field, start, end = seen.terms[term]
+        assert field == "abstract" and abstract[start:end].lower() == term
+    assert abstract[slice(*seen.terms["stanbul"][1:])] == "stanbul"
+    view = Lexical({"agent memory": 1.0}, 0.0)
+    (weighed,) = view.terms(paper, seen)
+    assert weighed.quote is not None
+    assert weighed.quote.text == "We propose agent memory for long tasks."
+    # Four such characters put a sentence's last word in the next sentence.
+    paper = PaperText("Memory", "İİİİ go. Agents remember.")
+    (weighed,) = Lexical({"go": 1.0}, 0.0).terms(paper, features(paper))
+    assert weighed.quote is not None and weighed.quote.text == "İİİİ go."
+
+
 def _corpus(n: int = 60) -> tuple[list[PaperText], list[int]]:
     rng = random.Random(7)
     filler = ["model", "data", "task", "results", "method", "study", "large", "new"]

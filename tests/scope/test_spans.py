@@ -8,10 +8,13 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curator.scope import matching
 from curator.scope.decision import PaperText
+from curator.scope.engine import decide
 from curator.scope.matching import Hit, find_hits
 from curator.scope.matching import spans as _spans
-from curator.scope.rules import Pattern, load_rules
+from curator.scope.rules import Cue, Pattern, load_rules
+from curator.scope.signals import cue_hits
 from tests.conftest import SCOPE
 
 RULES = load_rules(Path(__file__).resolve().parents[2] / "rules" / "scope.yaml")
@@ -77,3 +80,27 @@ def test_rule_hits_on_generated_text(parts: list[str], group: tuple[Pattern, ...
     text = " ".join(parts).title() if len(parts) % 2 else "".join(parts)
     paper = PaperText(text[:30], text)
     assert find_hits(group, paper, ("title", "abstract")) == _every_pattern_everywhere(group, paper)
+
+
+def test_a_cue_finds_what_one_group_of_all_its_patterns_finds() -> None:
+    records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))
+    for r in records[:120]:
+        paper = PaperText(r.get("title") or "", r.get("source_abstract") or "")
+        for cue in (Cue.CONTRIBUTION, Cue.OPERATION):
+            group = [p for rule in RULES.cues(cue) for p in rule.patterns]
+            fields = ["title", "abstract"]
+            assert cue_hits(RULES, cue, paper, fields) == find_hits(group, paper, fields)
+
+
+def test_reading_more_papers_plans_no_more_pattern_groups() -> None:
+    """A pattern group built per paper would miss the plan cache and stay held in it."""
+    matching._PLANS.clear()  # a cache: emptied so that only this test's plans are counted
+    papers = [
+        PaperText(f"Agent memory {i}", f"We propose a memory {i} that agents write and recall.")
+        for i in range(20)
+    ]
+    decide(papers[0], RULES)
+    planned = len(matching._PLANS)
+    for paper in papers[1:]:
+        decide(paper, RULES)
+    assert len(matching._PLANS) == planned

@@ -21,6 +21,7 @@ def test_arxiv_order_is_by_month_then_number_other_ids_last() -> None:
 def test_the_lock_box_is_the_latest_quarter_of_the_records_with_an_abstract() -> None:
     records = [_record(f"2610.{i:05d}") for i in range(20, 0, -1)]
     records += [_record("2611.00001", abstract=""), _record("2611.00002", decision="")]
+    records += [_record("2611.00003", abstract=" \n")]  # blank: held by the engine, not learned
     development, box = lock_box(records)
     assert [r.id for r in box] == [f"2610.{i:05d}" for i in range(16, 21)]
     assert len(development) == 15 and max(map(arxiv_order, development)) < arxiv_order(box[0])

@@ -10,10 +10,23 @@ import pytest
 
 from curator.cli import main
 from curator.scope import load_rules
+from curator.scope.decision import PaperText
 from curator.scope.evaluate import load_all
+from curator.scope.lexical import Lexical, features
+from curator.scope.lexical import Settings as LexicalSettings
+from curator.scope.lexical import fit as fit_lexical
 from curator.scope.scorer import load_scorer, scorer_data
 from curator.scope.splits import lock_box
-from curator.scope.train import Example, Settings, fit, threshold, train
+from curator.scope.train import (
+    Example,
+    Settings,
+    fit,
+    folds,
+    lexical_out_of_fold,
+    out_of_fold,
+    threshold,
+    train,
+)
 from tests.conftest import SCOPE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,6 +142,33 @@ def test_training_fits_both_views_and_their_stack_or_the_signals_alone() -> None
     alone = train(records, rules, Settings(lexical=None))
     assert alone.lexical is None and scorer_data(alone)["format"] == "curator-scope-scorer/2"
     assert alone.weights == both.weights  # the signal view is the same fit either way
+
+
+def test_both_views_are_scored_out_of_the_callers_folds() -> None:
+    words = ["agent memory", "gpu cache", "agent cache", "memory gpu"]
+    items = [
+        Example(
+            str(i),
+            {"memory-lm-sense": float(i % 4 == 0)},
+            int(i % 4 == 0),
+            True,
+            features(PaperText(f"Paper {i}", f"{words[i % 4]} study {i % 3}.")),
+        )
+        for i in range(12)
+    ]
+    lexical = LexicalSettings(min_count=1)
+    settings = Settings(folds=3)
+    expected = [0.0] * len(items)
+    for kept, held in folds(len(items), settings):
+        view = Lexical(
+            *fit_lexical([items[i].words for i in kept], [items[i].label for i in kept], lexical)
+        )
+        for i in held:
+            expected[i] = view.probability(items[i].words)
+    assert lexical_out_of_fold(items, settings, lexical) == expected
+    # The five default folds score differently: the folds asked for are the ones used.
+    assert lexical_out_of_fold(items, Settings(), lexical) != expected
+    assert out_of_fold(items, settings) != out_of_fold(items, Settings())
 
 
 def test_fit_learns_the_direction_of_a_signal() -> None:
