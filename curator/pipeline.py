@@ -29,7 +29,7 @@ from curator.errors import InputError
 from curator.model import Entry, EntryResult, Finding, Kind, Report, Service
 from curator.options import Options
 from curator.resolvers.interface import Counter, Outcome
-from curator.resolvers.reach import settle_run
+from curator.resolvers.reach import outages, settle_run
 from curator.rulefiles import load_rules, scope_not_checked
 from curator.sources.interface import Loaded, Reference, Source
 
@@ -86,6 +86,8 @@ class Resolved:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     counter: Counter = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
+    #: Services that could not be asked as a whole (see reach.outages).
+    outages: tuple[Service, ...] = ()
 
 
 # -- load ---------------------------------------------------------------------------------
@@ -231,6 +233,8 @@ def resolve(
     settled = settle_run(result.outcomes, result.counter.heard_from(), subjects)
     result.outcomes = settled.outcomes
     result.notes.extend(settled.notes)
+    spent = [service for service, resolver in resolvers.items() if resolver.spent]
+    result.outages = outages(subjects, settled, spent)
     return result
 
 
@@ -422,6 +426,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
         requests=resolved.counter.snapshot(),
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
+        outages=resolved.outages,
     )
     return Run(report, loaded.entries)
 
