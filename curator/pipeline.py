@@ -332,12 +332,17 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     return run(options, now).report
 
 
-def run(options: Options, now: Callable[[], datetime] | None = None) -> Run:
+def run(
+    options: Options, now: Callable[[], datetime] | None = None, cache: Cache | None = None
+) -> Run:
     """`check`, with every entry read beside the report.
 
-    The cache is opened once for the whole run: a file another process holds costs one
-    wait (SQLite's busy timeout), not one per stage that reads it."""
+    The cache is opened once for the whole run (or is the caller's, `open_cache`'s, left
+    open): a file another process holds costs one wait (SQLite's busy timeout), not one per
+    stage that reads it."""
     with heap.settled():
+        if cache is not None:
+            return _check(options, now, cache)
         cache = open_cache(options)
         try:
             return _check(options, now, cache)
