@@ -20,7 +20,7 @@ from functools import cached_property
 from html.entities import codepoint2name
 
 from curator.fix.model import Edit, line_starts
-from curator.fix.values import Change, Want, rewrite_url
+from curator.fix.values import Change, Want, id_pattern, rewrite_url
 from curator.model import Entry, Finding
 from curator.sources.doc_markdown import scan_markdown
 
@@ -251,9 +251,8 @@ def _arxiv_id(
 ) -> list[Edit] | None:
     """One edit per place the entry's lines write the wrong arXiv ID (any version): its links,
     a plain `arXiv:ID`, a badge naming it; None when there is none."""
-    pattern = re.compile(r"(?<!\w)" + re.escape(want.old) + r"(?:v\d+)?(?!\w)")
     edits = [
         Edit(doc.file, m.start(), m.end(), m.group(0), want.new, finding)
-        for m in pattern.finditer(doc.text, start, end)
+        for m in id_pattern(want.old).finditer(doc.text, start, end)
     ]
     return edits or None
