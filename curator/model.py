@@ -239,6 +239,9 @@ class Report:
     requests: RequestCounts = field(default_factory=RequestCounts)
     notes: tuple[str, ...] = ()
     elapsed: float = 0.0
+    #: Services that could not be asked as a whole (an outage, a spent budget, no network):
+    #: not in the JSON report, which says it per finding and in `notes`.
+    outages: tuple[Service, ...] = ()
 
     def count(self, severity: Severity) -> int:
         """How many findings have this severity."""

@@ -29,7 +29,7 @@ from curator.errors import InputError
 from curator.model import Entry, EntryResult, Finding, Kind, Report, Service
 from curator.options import Options
 from curator.resolvers.interface import Counter, Outcome
-from curator.resolvers.reach import settle_run
+from curator.resolvers.reach import outages, settle_run
 from curator.rulefiles import load_rules, scope_not_checked
 from curator.sources.interface import Loaded, Reference, Source
 
@@ -86,6 +86,8 @@ class Resolved:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     counter: Counter = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
+    #: Services that could not be asked as a whole (see reach.outages).
+    outages: tuple[Service, ...] = ()
 
 
 # -- load ---------------------------------------------------------------------------------
@@ -231,6 +233,8 @@ def resolve(
     settled = settle_run(result.outcomes, result.counter.heard_from(), subjects)
     result.outcomes = settled.outcomes
     result.notes.extend(settled.notes)
+    spent = [service for service, resolver in resolvers.items() if resolver.spent]
+    result.outages = outages(subjects, settled, spent)
     return result
 
 
@@ -328,12 +332,17 @@ def check(options: Options, now: Callable[[], datetime] | None = None) -> Report
     return run(options, now).report
 
 
-def run(options: Options, now: Callable[[], datetime] | None = None) -> Run:
+def run(
+    options: Options, now: Callable[[], datetime] | None = None, cache: Cache | None = None
+) -> Run:
     """`check`, with every entry read beside the report.
 
-    The cache is opened once for the whole run: a file another process holds costs one
-    wait (SQLite's busy timeout), not one per stage that reads it."""
+    The cache is opened once for the whole run (or is the caller's, `open_cache`'s, left
+    open): a file another process holds costs one wait (SQLite's busy timeout), not one per
+    stage that reads it."""
     with heap.settled():
+        if cache is not None:
+            return _check(options, now, cache)
         cache = open_cache(options)
         try:
             return _check(options, now, cache)
@@ -422,6 +431,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
         requests=resolved.counter.snapshot(),
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
+        outages=resolved.outages,
     )
     return Run(report, loaded.entries)
 

@@ -106,7 +106,7 @@ def run_check(args: argparse.Namespace) -> int:
     from curator.fix.suggest import suggestions
 
     prepared = prepare(options)
-    fixes = suggestions(prepared.plan.files, prepared.plan.unsafe)
+    fixes = suggestions(prepared.plan.fixes(unsafe=True), prepared.plan.unsafe)
     _write_json(prepared.report, options.output, fixes)
     return exit_status(prepared.report, options.fail_on)
 

@@ -58,7 +58,7 @@ def run_fix(args: argparse.Namespace) -> int:
     plan = prepared.plan
     fixes = [f for f in plan.fixes(args.unsafe) if f.edits]
     cwd = os.getcwd()
-    lines = output.notes(_search_notes(prepared.report.notes))
+    lines = output.notes(list(prepared.search_notes))
     if args.diff:
         sys.stdout.write(output.diff(fixes))
     else:
@@ -76,8 +76,3 @@ def run_fix(args: argparse.Namespace) -> int:
     stream.write(fit("\n".join(lines), terminal_width(stream)))
     left = replace(prepared.report, findings=plan.remaining(args.unsafe))
     return exit_status(left, options.fail_on)
-
-
-def _search_notes(notes: tuple[str, ...]) -> list[str]:
-    """The notes about arXiv's title search (the check's own notes are `check`'s to show)."""
-    return [n for n in notes if "title search" in n]

@@ -20,7 +20,7 @@ from functools import cached_property
 from html.entities import codepoint2name
 
 from curator.fix.model import Edit, line_starts
-from curator.fix.values import Change, Want, rewrite_url
+from curator.fix.values import Change, Want, id_pattern, rewrite_url
 from curator.model import Entry, Finding
 from curator.sources.doc_markdown import scan_markdown
 
@@ -221,6 +221,7 @@ def _written(m: re.Match[str], parts: list[str]) -> str:
 # A URL as written in Markdown or HTML: up to a space, quote, bracket, angle bracket or pipe.
 _URL = re.compile(r"https?://[^\s<>\"'`()\[\]|\\]+", re.IGNORECASE)
 _TRAILING = ".,;:!?*_~"
+_ATTRIBUTE = re.compile(r"=\s*[\"']?\Z")
 
 
 def _links(doc: DocText, start: int, end: int, want: Want, finding: Finding) -> list[Edit] | None:
@@ -232,10 +233,17 @@ def _links(doc: DocText, start: int, end: int, want: Want, finding: Finding) -> 
         new = rewrite_url(want, written, finding.subject)
         if new is None or new == written:
             continue
-        if written != raw:  # an `&amp;` in an href: the new URL is written the same way
+        if written != raw or doc.in_html(m.start()) or _in_attribute(doc.text, m.start()):
+            # HTML (an `&amp;` in it, an HTML block, an attribute value): a `'` or `&` of a
+            # redirect target, an untrusted server's answer, must not end or change the value
             new = html.escape(new, quote=True)
         edits.append(Edit(doc.file, m.start(), m.start() + len(raw), raw, new, finding))
     return edits or None
+
+
+def _in_attribute(text: str, start: int) -> bool:
+    """True when the URL at `start` is an HTML attribute's value (`href='…'`, `src="…"`)."""
+    return _ATTRIBUTE.search(text, max(0, start - 16), start) is not None
 
 
 def _arxiv_id(
@@ -243,9 +251,8 @@ def _arxiv_id(
 ) -> list[Edit] | None:
     """One edit per place the entry's lines write the wrong arXiv ID (any version): its links,
     a plain `arXiv:ID`, a badge naming it; None when there is none."""
-    pattern = re.compile(r"(?<!\w)" + re.escape(want.old) + r"(?:v\d+)?(?!\w)")
     edits = [
         Edit(doc.file, m.start(), m.end(), m.group(0), want.new, finding)
-        for m in pattern.finditer(doc.text, start, end)
+        for m in id_pattern(want.old).finditer(doc.text, start, end)
     ]
     return edits or None

@@ -8,6 +8,7 @@ just those values changed. Everything else is `left`, never guessed.
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -183,15 +184,48 @@ def _settle(
 
 def _disjoint(located: list[_Located]) -> list[_Located]:
     """The answers whose edits touch no character another (earlier) one edits."""
-    taken: list[tuple[int, int]] = []
+    taken = _Taken()
     out: list[_Located] = []
     for got in located:
         spans = [(e.start, e.end) for e in got.edits]
-        if any(a < y and x < b for a, b in spans for x, y in taken):
+        if any(taken.hits(a, b) for a, b in spans):
             continue
-        taken.extend(spans)
+        for a, b in spans:
+            taken.add(a, b)
         out.append(got)
     return out
+
+
+class _Taken:
+    """The characters earlier answers edit, as sorted disjoint spans (and the places empty
+    edits insert at): a look-up is a bisect, not a scan of every span taken (a long list's
+    thousands of answers stay near-linear)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.points: list[int] = []
+
+    def hits(self, a: int, b: int) -> bool:
+        """True when some taken span (x, y), empty or not, has a < y and x < b."""
+        i = bisect.bisect_left(self.starts, b) - 1  # the last span starting before b
+        if i >= 0 and a < self.ends[i]:  # spans before it end before its start
+            return True
+        j = bisect.bisect_right(self.points, a)  # the first point after a
+        return j < len(self.points) and self.points[j] < b
+
+    def add(self, x: int, y: int) -> None:
+        """Take (x, y), merged with the spans it overlaps."""
+        if x >= y:
+            bisect.insort(self.points, x)
+            return
+        i = bisect.bisect_left(self.starts, y)
+        j = i
+        while j > 0 and self.ends[j - 1] > x:
+            j -= 1
+            x, y = min(x, self.starts[j]), max(y, self.ends[j])
+        self.starts[j:i] = [x]
+        self.ends[j:i] = [y]
 
 
 #: Readings of one file the proof may spend (each one parses the whole file). Without a

@@ -3,7 +3,8 @@ the files, plan.
 
 `prepare` is all a caller needs (the `fix` command, a pull request's suggestions, the
 nightly fix pull request): the check's report (with the IDs the title search suggests, its
-requests counted and its notes added) and the plan. Writing is `write.write_fixes`.
+requests counted and its notes added), the title search's own notes, and the plan. Writing
+is `write.write_fixes`. The check and the search share one open cache.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from curator.checks.titles import MIN_WORDS, normalise_title, titles_match
 from curator.fix.plan import FixPlan, plan_fixes
@@ -20,6 +22,9 @@ from curator.model import Entry, Finding, Kind, Report, RequestCounts
 from curator.options import Options
 from curator.resolvers.interface import Found, Outcome, Unverified
 
+if TYPE_CHECKING:
+    from curator.resolvers.cache import Cache
+
 #: Findings whose entry may carry a wrong arXiv ID: asked about by the entry's own title.
 WRONG_ID = frozenset({"arxiv-not-found", "arxiv-title-mismatch"})
 
@@ -27,11 +32,13 @@ WRONG_ID = frozenset({"arxiv-not-found", "arxiv-title-mismatch"})
 @dataclass(frozen=True)
 class Prepared:
     """What `curator fix` knows before writing: the report (wrong-ID suggestions filled in,
-    the title search counted in `requests`, its notes added), the plan, and every entry read."""
+    the title search counted in `requests`, its notes added), the plan, every entry read,
+    and the title search's own notes (`curator fix` shows those, not the check's)."""
 
     report: Report
     plan: FixPlan
     entries: tuple[Entry, ...]
+    search_notes: tuple[str, ...] = ()
 
 
 def prepare(
@@ -45,13 +52,15 @@ def prepare(
     search), read the files that have something to fix, and plan (limited to `only`)."""
     from curator import pipeline
 
-    ran = pipeline.run(options, now)
-    report = ran.report
-    if search:
-        report = suggest_ids(report, options)
+    cache = pipeline.open_cache(options)
+    try:
+        ran = pipeline.run(options, now, cache)
+        report, notes = suggest_ids(ran.report, options, cache) if search else (ran.report, ())
+    finally:
+        cache.close()
     texts = read_texts(_files_to_fix(report.findings, only))
     plan = plan_fixes(report, texts, only=only, entries=ran.entries)
-    return Prepared(report, plan, ran.entries)
+    return Prepared(report, plan, ran.entries, notes)
 
 
 def _files_to_fix(findings: Iterable[Finding], only: frozenset[str] | None) -> list[str]:
@@ -68,13 +77,14 @@ def read_texts(files: Iterable[str]) -> dict[str, str]:
 
 
 # -- wrong IDs ------------------------------------------------------------------------------
-def suggest_ids(report: Report, options: Options) -> Report:
+def suggest_ids(report: Report, options: Options, cache: Cache) -> tuple[Report, tuple[str, ...]]:
     """`report` with an ID suggested for each entry whose arXiv ID is missing or names
-    another paper, where exactly one arXiv paper carries the entry's own title."""
+    another paper, where exactly one arXiv paper carries the entry's own title (asked
+    through the run's `cache`); and the search's own notes (also added to the report's)."""
     asked = wrong_ids(report)
     if not asked:
-        return report
-    outcomes, counts, notes = search_titles(sorted(set(asked.values())), options)
+        return report, ()
+    outcomes, counts, notes = search_titles(sorted(set(asked.values())), options, cache)
     findings = tuple(_suggested(f, asked, outcomes) for f in report.findings)
     missed = [s for s in set(asked.values()) if isinstance(outcomes.get(s), Unverified)]
     if missed and not notes:
@@ -83,12 +93,13 @@ def suggest_ids(report: Report, options: Options) -> Report:
     requests = dict(report.requests)
     for name, n in counts.items():
         requests[name] = requests.get(name, 0) + n
-    return replace(
+    searched = replace(
         report,
         findings=findings,
         requests=RequestCounts(requests),
-        notes=tuple(dict.fromkeys([*report.notes, *notes])),
+        notes=tuple(dict.fromkeys([*report.notes, *notes, *cache.warnings])),
     )
+    return searched, tuple(notes)
 
 
 def wrong_ids(report: Report) -> dict[int, str]:
@@ -115,22 +126,16 @@ def title_subject(title: str) -> str:
 
 
 def search_titles(
-    subjects: list[str], options: Options
+    subjects: list[str], options: Options, cache: Cache
 ) -> tuple[dict[str, Outcome], RequestCounts, list[str]]:
-    """The title search's outcomes (through the run's cache), what it sent, and its notes."""
-    from curator.pipeline import open_cache
+    """The title search's outcomes (through the run's `cache`), what it sent, and its notes."""
     from curator.resolvers.arxiv_titles import ArxivTitles
     from curator.resolvers.interface import Counter
 
     counter = Counter()
-    cache = open_cache(options)  # a cache the pull request planted is no more read here
-    try:
-        searcher = ArxivTitles(options, cache, counter, match=titles_match)
-        outcomes = searcher.resolve(subjects)
-        notes = [*searcher.notes, *cache.warnings]
-    finally:
-        cache.close()
-    return outcomes, counter.snapshot(), notes
+    searcher = ArxivTitles(options, cache, counter, match=titles_match)
+    outcomes = searcher.resolve(subjects)
+    return outcomes, counter.snapshot(), list(searcher.notes)
 
 
 def _suggested(

@@ -53,28 +53,18 @@ class Suggestion:
 
 
 def suggestions(files: Iterable[FileFix], unsafe: Iterable[FileFix] = ()) -> tuple[Suggestion, ...]:
-    """The whole-line changes of the safe fixes `files` and the `unsafe` ones together (a
-    line with both is one suggestion, marked unsafe), in file and line order, each that
-    changes something and that a reader takes (`problem`); at most MAX_FIXES."""
+    """The whole-line changes of `files` (one FileFix per file, as `FixPlan.fixes(True)` gives
+    the safe and unsafe edits together; a change holding an edit of `unsafe` is marked
+    unsafe), in file and line order, each that changes something and that a reader takes
+    (`problem`); at most MAX_FIXES."""
     risky = {edit for fix in unsafe for edit in fix.edits}
     found = (
         _suggestion(fix.file, change, safe=not risky.intersection(change.edits))
-        for fix in _merged([*files, *unsafe])
+        for fix in files
         for change in fix.line_changes()
         if change.text != change.old
     )
     return tuple(s for s in found if not problem(s))[:MAX_FIXES]
-
-
-def _merged(files: Iterable[FileFix]) -> list[FileFix]:
-    """One FileFix per file with every edit of that file (the fixes of one file share the
-    text they were made on)."""
-    merged: dict[str, FileFix] = {}
-    for fix in files:
-        have = merged.get(fix.file)
-        edits = (*have.edits, *fix.edits) if have else fix.edits
-        merged[fix.file] = FileFix(fix.file, fix.before, edits)
-    return [merged[name] for name in sorted(merged)]
 
 
 def _suggestion(file: str, change: LineChange, safe: bool) -> Suggestion:

@@ -109,6 +109,11 @@ def clean_title(title: str) -> str:
     return text
 
 
+def id_pattern(base: str) -> re.Pattern[str]:
+    """arXiv ID `base`, any version of it (`2305.10250`, `2305.10250v2`), standing alone."""
+    return re.compile(r"(?<!\w)" + re.escape(base) + r"(?:v\d+)?(?!\w)")
+
+
 def safe_url(url: str) -> bool:
     """True for an http(s) URL with nothing a document or YAML file would read as syntax."""
     return bool(_SAFE_URL.match(url)) and len(url) <= 2000

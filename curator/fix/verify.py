@@ -9,6 +9,8 @@ dropped instead of written.
 
 from __future__ import annotations
 
+import bisect
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -48,29 +50,24 @@ def read_entries(file: str, text: str) -> list[Entry] | None:
     return entries_of(file, text)
 
 
-def reads_as_expected(
-    file: str, before: Sequence[Entry], after: str, changes: Sequence[tuple[Entry, Want, str]]
-) -> bool:
-    """True when `after` reads as `before` (the entries of the text before the edits) with
-    exactly `changes` made: (entry, want, the finding's subject) per edited finding."""
-    return misread(file, before, after, changes) == set()
-
-
 def misread(
     file: str, before: Sequence[Entry], after: str, changes: Sequence[tuple[Entry, Want, str]]
 ) -> set[tuple[int, str]] | None:
     """The entries of `before` (line, subject) that `after` does not read as expected with
-    `changes` made (see `reads_as_expected`): set() when all do; None when `after` does not
-    read as as many entries, or a change names no entry of `before`."""
+    `changes` made ((entry, want, the finding's subject) per edited finding): set() when all
+    do; None when `after` does not read as as many entries, or a change names no entry of
+    `before` (as the earlier changes left it)."""
     now = read_entries(file, after)
     if now is None or len(now) != len(before):
         return None
     expected = [shape(e) for e in before]
+    where = _Places(expected)
     for entry, want, subject in changes:
-        at = _index(expected, entry)
+        at = where.first((entry.source.line, entry.subject))
         if at is None:
             return None
         expected[at] = changed(expected[at], want, subject)
+        where.move(at, (expected[at].line, expected[at].subject))
     got = [shape(e) for e in now]
     return {
         (e.source.line, e.subject)
@@ -79,16 +76,27 @@ def misread(
     }
 
 
-def _index(shapes: list[Shape], entry: Entry) -> int | None:
-    """Where `entry` stands among `shapes` (its line and subject), or None."""
-    return next(
-        (
-            i
-            for i, s in enumerate(shapes)
-            if (s.line, s.subject) == (entry.source.line, entry.subject)
-        ),
-        None,
-    )
+class _Places:
+    """Where each (line, subject) stands among the shapes, kept as changes move subjects:
+    one look-up per change, not a scan of every shape."""
+
+    def __init__(self, shapes: Sequence[Shape]) -> None:
+        self.keys = [(s.line, s.subject) for s in shapes]
+        self.at: dict[tuple[int, str], list[int]] = defaultdict(list)
+        for i, key in enumerate(self.keys):
+            self.at[key].append(i)  # ascending
+
+    def first(self, key: tuple[int, str]) -> int | None:
+        """The first shape with `key` now, or None."""
+        places = self.at.get(key)
+        return places[0] if places else None
+
+    def move(self, i: int, key: tuple[int, str]) -> None:
+        """Shape `i` now has `key`."""
+        if key != self.keys[i]:
+            self.at[self.keys[i]].remove(i)
+            bisect.insort(self.at[key], i)
+            self.keys[i] = key
 
 
 def changed(before: Shape, want: Want, subject: str) -> Shape:

@@ -19,7 +19,7 @@ import yaml
 
 from curator.errors import InputError
 from curator.fix.model import Edit
-from curator.fix.values import Change, Want, rewrite_url
+from curator.fix.values import Change, Want, id_pattern, rewrite_url
 from curator.located_yaml import compose
 from curator.model import Entry, Finding, Kind
 from curator.normalize import parse_arxiv_id, subject_for_url
@@ -85,7 +85,7 @@ def _new_value(want: Want, value: str, key: str, subject: str) -> str | None:
             parsed = parse_arxiv_id(value)
             return want.new if parsed is not None and parsed.base == want.old else None
         if _URL.match(value) and subject_for_url(value) == subject:
-            return re.sub(r"(?<!\w)" + re.escape(want.old) + r"(?:v\d+)?(?!\w)", want.new, value)
+            return id_pattern(want.old).sub(want.new, value)
         return None
     if want.change is Change.FORM and key == "arxiv":
         return _arxiv_form(want, value)

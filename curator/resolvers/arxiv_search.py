@@ -43,9 +43,12 @@ class Searched:
 
 @dataclass(frozen=True)
 class SearchFailed:
-    """The query could not be answered (outage, refusal): nothing may be concluded or cached."""
+    """The query could not be answered (outage, refusal, too many results): nothing may be
+    concluded or cached."""
 
     reason: str
+    #: arXiv answered, but the query matches more papers than asked for: not an outage.
+    vague: bool = False
 
 
 class _TooMany(Exception):
@@ -98,11 +101,13 @@ class ArxivSearch(ArxivResolver):
         except _TooMany as exc:
             if most < MAX_RESULTS:
                 return SearchFailed(
-                    f"the query matches {exc.total} papers, more than the {most:,} asked for"
+                    f"the query matches {exc.total} papers, more than the {most:,} asked for",
+                    vague=True,
                 )
             return SearchFailed(
                 f"the query matches {exc.total} papers, more than the {MAX_RESULTS:,} arXiv "
-                "serves for one query: ask for a shorter window"
+                "serves for one query: ask for a shorter window",
+                vague=True,
             )
 
     def _pages(

@@ -5,12 +5,16 @@ feed) behind the cache-first template: a subject is `title:<words>` (the caller'
 title); the titles not in the cache are asked in one `search_query` per 20
 (`ti:"…" OR ti:"…"`), and each title's answer is the papers whose title the caller's `match`
 accepts (curator fix gives `checks.titles.titles_match`: a resolver judges nothing itself).
-An outage or a refused query leaves the titles unverified and nothing cached; a title no
-paper carries is remembered only as long as a "not found" (options.ttl_not_found).
+An outage or a refused query leaves the titles unverified and nothing cached, and the later
+titles unasked; a query that matches more than MOST papers is asked again one title at a
+time, and a title that alone matches that many is unverified (too vague to tell one paper)
+while the others go on. A title no paper carries is remembered only as long as a "not
+found" (options.ttl_not_found).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -75,8 +79,8 @@ class ArxivTitles(ArxivSearch):
 
     def fetch(self, subjects: list[str], stored: Mapping[str, CacheItem]) -> dict[str, Outcome]:
         """Ask arXiv about the titles, up to PER_QUERY in one search, all searches over one
-        connection within one service budget (as the resolver's ID batches); after a failure
-        the rest are unverified, not asked."""
+        connection within one service budget (as the resolver's ID batches); after an outage
+        or a refusal the rest are unverified, not asked."""
         with self.session() as session:
             return self._titles(session, subjects)
 
@@ -84,15 +88,23 @@ class ArxivTitles(ArxivSearch):
         """The titles asked in batches over `session`."""
         out: dict[str, Outcome] = {}
         failure = ""
-        for batch in batches(subjects):
+        queue = deque(batches(subjects))
+        while queue:
+            batch = queue.popleft()
             if failure:
                 out.update({s: Unverified(s, failure) for s in batch})
                 continue
             searched = self.search_in(session, query(batch), size=MOST, most=MOST)
+            if isinstance(searched, SearchFailed) and searched.vague and len(batch) > 1:
+                # arXiv answered: some title in it is a common phrase. Alone, each costs one
+                # query more (at most PER_QUERY), inside the same budget.
+                queue.extendleft([s] for s in reversed(batch))
+                continue
             if isinstance(searched, SearchFailed):
-                failure = searched.reason
-                self.notes.append(f"arXiv's title search failed: {failure}")
-                out.update({s: Unverified(s, failure) for s in batch})
+                out.update({s: Unverified(s, searched.reason) for s in batch})
+                if not searched.vague:
+                    failure = searched.reason
+                    self.notes.append(f"arXiv's title search failed: {failure}")
                 continue
             answered = {s: matches(s, searched.papers, self.match) for s in batch}
             self.store(answered)

@@ -36,6 +36,8 @@ class CachedResolver(ABC):
         self.counter = counter
         #: Run-level remarks for the report (a missing token, a slow path).
         self.notes: list[str] = []
+        #: The service's time budget ran out before every subject was asked.
+        self.spent = False
 
     @classmethod
     def build(

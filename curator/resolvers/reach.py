@@ -23,6 +23,8 @@ class Settled:
 
     outcomes: dict[str, Outcome]
     notes: list[str]
+    #: No web host answered, so the links that could not be reached are unverified.
+    unreachable: bool = False
 
 
 def network_proven(heard: Iterable[str], transport_failures: int) -> bool:
@@ -47,7 +49,7 @@ def settle(outcomes: Mapping[str, Outcome], heard: Iterable[str]) -> Settled:
         f"{UNREACHABLE}: no web host answered in this run, so {len(failed)} links whose "
         "host could not be reached (DNS, TLS) are unverified, not broken"
     )
-    return Settled(out, [note])
+    return Settled(out, [note], unreachable=True)
 
 
 def unasked_notes(asked: Mapping[str, Iterable[str]], outcomes: Mapping[str, Outcome]) -> list[str]:
@@ -68,4 +70,24 @@ def settle_run(
     """`settle`, plus a note for each service none of whose subjects was verified."""
     settled = settle(outcomes, heard)
     notes = unasked_notes({service.value: v for service, v in asked.items()}, settled.outcomes)
-    return Settled(settled.outcomes, settled.notes + notes)
+    return Settled(settled.outcomes, settled.notes + notes, settled.unreachable)
+
+
+#: Services whose unverified subject says the service itself failed (a failed batch, a rate
+#: limit, a give-up); a web link's says only that its own host did not answer.
+WHOLE_SERVICE = frozenset({Service.ARXIV, Service.GITHUB})
+
+
+def outages(
+    asked: Mapping[Service, Iterable[str]], settled: Settled, spent: Iterable[Service]
+) -> tuple[Service, ...]:
+    """The services that could not be asked as a whole in this run: arXiv or GitHub leaving
+    any subject unverified, a service whose budget ran out (`spent`), the web when no host
+    answered, and any service none of whose subjects was verified."""
+    down = set(spent) | ({Service.WEB} if settled.unreachable else set())
+    for service, subjects in asked.items():
+        got = [settled.outcomes.get(s) for s in subjects]
+        unverified = [o for o in got if isinstance(o, Unverified)]
+        if unverified and (service in WHOLE_SERVICE or len(unverified) == len(got)):
+            down.add(service)
+    return tuple(s for s in Service if s in down)

@@ -189,6 +189,7 @@ class WebResolver(CachedResolver):
             run = _Run(self, transport, budget)
             tasks = {asyncio.create_task(run.counted(s)): s for s in subjects}
             done, pending = await asyncio.wait(tasks, timeout=max(0.0, run.remaining()))
+            self.spent = bool(pending)
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)

@@ -10,7 +10,7 @@ import pytest
 
 from curator.fix import output
 from curator.fix.model import Edit, FileFix, OverlapError, apply, lines_of
-from curator.model import Finding, Severity, Source
+from curator.model import Entry, Finding, Kind, Severity, Source
 from tests.fix.world import long_list
 
 FINDING = Finding(
@@ -122,3 +122,34 @@ def test_the_diff_of_thousands_of_fixes_is_linear() -> None:
     shown = fix.diff()
     assert time.process_time() - began < 5
     assert shown.count("\n-- [Paper") == 6000 and shown.count("\n+- [Paper") == 6000
+
+
+def test_an_answer_touching_an_earlier_ones_characters_is_dropped_as_before() -> None:
+    """The planner's overlap check by bisection picks exactly the answers the plain pairwise
+    check picked (earlier answer wins; empty edits count as insertion points)."""
+    from curator.fix.plan import _disjoint, _Located
+    from curator.fix.values import Change, Want
+
+    def pairwise(answers: list[list[tuple[int, int]]]) -> list[int]:
+        taken: list[tuple[int, int]] = []
+        kept: list[int] = []
+        for k, spans in enumerate(answers):
+            if not any(a < y and x < b for a, b in spans for x, y in taken):
+                taken.extend(spans)
+                kept.append(k)
+        return kept
+
+    found = Finding("link-redirect", Severity.INFO, "u", Source("a.md", 1), "m")
+    entry = Entry("u", Kind.LINK, Source("a.md", 1))
+    rng = random.Random(7)
+    for _ in range(3000):
+        answers = [
+            [(a, a + rng.randint(0, 5)) for a in rng.sample(range(30), rng.randint(1, 3))]
+            for _ in range(rng.randint(1, 12))
+        ]
+        located = [
+            _Located(found, entry, Want(Change.URL, str(k)),
+                     tuple(Edit("a.md", a, b, "", "", found) for a, b in spans))
+            for k, spans in enumerate(answers)
+        ]  # fmt: skip
+        assert [int(got.want.new) for got in _disjoint(located)] == pairwise(answers)

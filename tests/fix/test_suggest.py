@@ -12,6 +12,7 @@ import pytest
 
 from curator.errors import InputError
 from curator.fix.model import FileFix
+from curator.fix.plan import FixPlan
 from curator.fix.suggest import (
     MAX_FIXES,
     MAX_LINES,
@@ -27,10 +28,17 @@ from tests.publish.world import HEAD, edit, finding, head_fixes
 from tests.report.sample import realistic_report
 
 
+def planned(safe: FileFix, unsafe: FileFix) -> tuple[Suggestion, ...]:
+    """The suggestions of a plan with these safe and unsafe fixes, as `check --suggest`
+    makes them."""
+    plan = FixPlan((safe,), (unsafe,), ())
+    return suggestions(plan.fixes(unsafe=True), plan.unsafe)
+
+
 def test_one_suggestion_per_line_change_unsafe_ones_marked() -> None:
     title, date = head_fixes().edits
     unsafe = FileFix("README.md", HEAD, (title,))
-    found = suggestions([FileFix("README.md", HEAD, (date,))], [unsafe])
+    found = planned(FileFix("README.md", HEAD, (date,)), unsafe)
     assert [(s.first, s.codes, s.safe) for s in found] == [
         (5, ("arxiv-title-mismatch",), False),
         (6, ("arxiv-date-mismatch",), True),
@@ -41,7 +49,7 @@ def test_a_safe_and_an_unsafe_edit_on_one_line_are_one_unsafe_suggestion() -> No
     text = "- [Title](https://arxiv.org/abs/2305.99999) (2023-01)\n"
     wrong_id = edit(text, "2305.99999", "2305.10250", finding("arxiv-not-found", "arxiv:x", 1))
     date = edit(text, "2023-01", "2023-05", finding("arxiv-date-mismatch", "arxiv:x", 1))
-    (one,) = suggestions([FileFix("a.md", text, (date,))], [FileFix("a.md", text, (wrong_id,))])
+    (one,) = planned(FileFix("a.md", text, (date,)), FileFix("a.md", text, (wrong_id,)))
     assert not one.safe and one.new == "- [Title](https://arxiv.org/abs/2305.10250) (2023-05)\n"
     assert set(one.codes) == {"arxiv-not-found", "arxiv-date-mismatch"}
 

@@ -257,3 +257,28 @@ def test_a_report_of_some_entries_still_bounds_each_one_by_the_next() -> None:
     plan = plan_fixes(Report((EntryResult(second),), (wrong,)), {"README.md": text})
     assert plan.files[0].after.splitlines()[1].startswith("- [2023-06] **Second")
     assert plan.files[0].after.count("2023-05") == 2
+
+
+@pytest.mark.parametrize(
+    ("html", "written"),
+    [
+        ("<table><tr><td><b>{t}</b></td><td><a href='{u}'>code</a></td></tr></table>\n",
+         "https://b.example/it&#x27;s?a=1&amp;b=2"),  # an HTML block
+        ("- **{t}** <a href='{u}'>code</a>\n",
+         "https://b.example/it&#x27;s?a=1&amp;b=2"),  # inline HTML in Markdown
+        ("- **{t}** [code]({u})\n", "https://b.example/it's?a=1&b=2"),  # a Markdown target
+    ],
+)  # fmt: skip
+def test_a_redirect_target_is_escaped_wherever_it_lands_in_html(html: str, written: str) -> None:
+    """A redirect target is the answer of an untrusted server: a `'` or `&` in it must not
+    close or change the `href='…'` it is written into, even when the old URL needed no
+    escape."""
+    old, new = "https://a.example/old", "https://b.example/it's?a=1&b=2"
+    text = html.format(t="A Title of Four Words", u=old)
+    entries = read_entries("README.md", text)
+    assert entries is not None
+    (entry,) = entries
+    redirect = Finding("link-redirect", Severity.INFO, old, entry.source, "m", "", new)
+    plan = plan_fixes(Report((EntryResult(entry),), (redirect,)), {"README.md": text})
+    assert plan.fixed() == (redirect,)
+    assert plan.files[0].after == text.replace(old, written)

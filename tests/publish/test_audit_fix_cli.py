@@ -3,16 +3,23 @@ asked, and an audit that could not ask every service leaves the fix pull request
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from curator.cli import main
+from curator.codes import UNVERIFIED
 from curator.publish.api import GitHubAPI
 from curator.publish.fixpr import run_fix_pr
 from curator.report.context import RenderContext
+from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github_pulls import FakeGitHubPulls
-from tests.publish.world import HEAD, REPO, head_fixes, list_repo
+from tests.doubles.server import LoopbackServer
+from tests.doubles.web import WebDouble
+from tests.publish.world import HEAD, REPO, RIGHT_TITLE, commit, head_fixes, list_repo
 
 OFFLINE = ["--skip", "arxiv,github,web,scope"]
 
@@ -56,4 +63,87 @@ def test_an_audit_that_could_not_ask_every_service_keeps_the_fix_pull_request(
     assert "audit issue" in out and f"fix pull request kept #{opened.number}" in out
     (pull,) = [p for p in pulls.pulls_of(REPO) if p["number"] == opened.number]
     assert pull["state"] == "open" and pulls.branch(REPO, "curator/fixes") is not None
+    assert len(pulls.ref_writes) == writes
+
+
+AUDIT_FIX = ["audit", "README.md", "--skip", "scope", "--repo", REPO, "--fix"]
+PAPERS = [
+    ("2310.08560", "MemGPT: Towards LLMs as Operating Systems", "2023-10-12"),
+    ("2304.03442", "Generative Agents: Interactive Simulacra of Human Behavior", "2023-04-07"),
+    ("2305.10250", RIGHT_TITLE, "2023-05-17"),
+    ("2303.11366", "Reflexion: Language Agents with Verbal Reinforcement Learning", "2023-03-20"),
+]
+
+
+@pytest.fixture
+def checked(
+    listed: Path, pulls: FakeGitHubPulls, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ArxivDouble]:
+    """On main: the pull request's list (a wrong title, a wrong date), no repository, a
+    link to a host that answers 429 and one to a page that answers; arXiv and the web as
+    doubles on a loopback server of their own (the pulls double answers every path)."""
+    with LoopbackServer() as server:
+        yield _checked(listed, server, pulls, monkeypatch)
+
+
+def _checked(
+    listed: Path, server: LoopbackServer, pulls: FakeGitHubPulls, monkeypatch: pytest.MonkeyPatch
+) -> ArxivDouble:
+    arxiv = ArxivDouble()
+    monkeypatch.setenv("CURATOR_ARXIV_API_URL", arxiv.install(server))
+    web = WebDouble(server)
+    web.rate_limited("/walled")
+    web.page("/open")
+    link = f"- [A walled page]({web.url('/walled')})\n- [An open page]({web.url('/open')})\n"
+    commit(listed, {"README.md": HEAD.split("\n## Projects")[0] + link}, "no projects")
+    pulls.load_git(REPO, listed)
+    for base, title, published in PAPERS:
+        arxiv.papers[base] = Paper(base, title, published=f"{published}T12:00:00Z")
+    monkeypatch.setenv("CURATOR_ALLOW_PRIVATE_HOSTS", "1")
+    return arxiv
+
+
+def _opened(capsys: pytest.CaptureFixture[str]) -> int:
+    """Run the nightly audit once; the number of the fix pull request it opened."""
+    assert main(AUDIT_FIX) == 0
+    out = capsys.readouterr().out
+    said = re.search(r"fix pull request opened #(\d+)", out)
+    assert said, out
+    return int(said.group(1))
+
+
+def test_one_link_that_could_not_be_checked_does_not_freeze_the_fix_pull_request(
+    checked: ArxivDouble,
+    listed: Path,
+    pulls: FakeGitHubPulls,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bot wall or a timeout on one link is that link's (it gets no fix): the open fix
+    pull request is still brought up to date with the fixes arXiv's answers prove."""
+    number = _opened(capsys)
+    text = (listed / "README.md").read_text(encoding="utf-8")
+    commit(listed, {"README.md": text.replace("(2023-04)", "(2023-05)")}, "a wrong date")
+    pulls.load_git(REPO, listed)
+    assert main([*AUDIT_FIX, "--output", "report.json"]) == 0
+    out = capsys.readouterr().out
+    report = json.loads((listed / "report.json").read_text(encoding="utf-8"))
+    assert {"link-unverified"} == {f["code"] for f in report["findings"]} & UNVERIFIED
+    assert f"fix pull request updated #{number}" in out
+
+
+def test_an_arxiv_outage_still_keeps_the_fix_pull_request(
+    checked: ArxivDouble,
+    listed: Path,
+    pulls: FakeGitHubPulls,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """arXiv could not be asked: its fixes are missing for want of an answer, so the open
+    fix pull request is kept as it is."""
+    number = _opened(capsys)
+    writes = len(pulls.ref_writes)
+    checked.fail(*["html"] * 20)
+    monkeypatch.setenv("CURATOR_CACHE", str(listed.parent / "cold.sqlite"))  # ask arXiv
+    assert main(AUDIT_FIX) == 0
+    assert f"fix pull request kept #{number}" in capsys.readouterr().out
     assert len(pulls.ref_writes) == writes

@@ -134,3 +134,28 @@ def test_no_query_is_longer_than_the_bound_whatever_a_title_holds(
     assert isinstance(got[subjects[1]], Found)
     (sent,) = double.searches()
     assert len(sent.query["search_query"][0]) <= MAX_QUERY
+
+
+def test_a_vague_title_costs_only_itself_and_the_later_titles_are_still_asked(
+    double: ArxivDouble, tmp_path: Path
+) -> None:
+    """A query matching more than 500 papers is arXiv's answer, not an outage: its titles
+    are asked again one at a time, the vague one alone is unverified, and every later
+    batch is asked as usual."""
+    for i in range(501):
+        base = f"2403.{i:05d}"
+        double.papers[base] = Paper(base, f"Large Language Model Agents With Memory {i}")
+    vague = title_subject("Large Language Model Agents With Memory")
+    fillers = [title_subject(f"A Title No Paper Carries Number {i}") for i in range(18)]
+    twin = title_subject("Twin Title Paper About Agent Memory")
+    subjects = [vague, title_subject(TITLE), *fillers, twin]
+    assert [len(b) for b in batches(subjects)] == [PER_QUERY, 1]
+    titles_searcher, counter = searcher(double, tmp_path)
+    got = titles_searcher.resolve(subjects)
+    found = got[title_subject(TITLE)]
+    assert isinstance(found, Found) and found.meta["papers"][0]["id"] == "2310.08560"
+    assert all(isinstance(got[s], NotFound) for s in fillers)
+    assert isinstance(got[twin], Found) and len(got[twin].meta["papers"]) == 2
+    assert isinstance(got[vague], Unverified) and "501 papers" in got[vague].reason
+    assert counter.get("arxiv") == len(double.searches()) == 1 + PER_QUERY + 1
+    assert titles_searcher.notes == []  # no outage to report
