@@ -107,9 +107,10 @@ def render_batch(batch: Batch) -> str:
         if batch.known
         else ""
     )
+    scorer = short_path(rules.scorer.path) if rules.scorer else ""
     about = (
-        f"Scorer `{rules.scorer.path if rules.scorer else ''}` as shipped (include threshold "
-        f"{m.threshold:.3f}), trained on {m.trained_on} gate-passing records of "
+        f"Scorer `{scorer}` as shipped (include threshold {m.threshold:.3f}), trained on "
+        f"{m.trained_on} gate-passing records of "
         f"{', '.join(batch.trained_on)}; the baseline is trained on the same records. "
         f"{len(m.cases)} batch records scored ({m.cases[0].record.id} – "
         f"{m.cases[-1].record.id}), those with a title, an abstract and a decision."
