@@ -21,18 +21,34 @@ def write(text: str, out: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write the evaluation Markdown; exit 2 on bad input."""
-    from curator.scope.evaluate import evaluation
-
     parser = argparse.ArgumentParser(prog="python -m curator.scope.evaluate")
     parser.add_argument("--records", default="screening", help="folder of *-review.json files")
     parser.add_argument("--rules", default="rules/scope.yaml")
-    parser.add_argument("--out", default="docs/scope-evaluation.md", help="'-' for stdout")
-    parser.add_argument("--lock-box", action="store_true", help="also score the lock box")
+    parser.add_argument(
+        "--out", help="'-' for stdout (default: docs/scope-evaluation.md; with --batch, '-')"
+    )
+    sealed = parser.add_mutually_exclusive_group()
+    sealed.add_argument("--lock-box", action="store_true", help="also score the lock box")
+    sealed.add_argument(
+        "--batch", action="append", metavar="FILE", help="score a new batch (shipped scorer)"
+    )
     args = parser.parse_args(argv)
     try:
-        text = evaluation(Path(args.rules), [Path(args.records)], args.lock_box)
+        text = _text(args)
     except CuratorError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    write(text, args.out)
+    write(text, args.out or ("-" if args.batch else "docs/scope-evaluation.md"))
     return 0
+
+
+def _text(args: argparse.Namespace) -> str:
+    """The evaluation page, or with --batch the page of the new batch."""
+    from curator.scope.evaluate import evaluation
+
+    rules, records = Path(args.rules), [Path(args.records)]
+    if args.batch:
+        from curator.scope.batch import evaluate_batch, render_batch
+
+        return render_batch(evaluate_batch(rules, records, [Path(b) for b in args.batch]))
+    return evaluation(rules, records, args.lock_box)

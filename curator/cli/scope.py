@@ -77,8 +77,15 @@ def add_scope(sub: Any) -> None:
     e.add_argument("records", nargs="+", metavar="RECORDS", help="*-review.json files or folders")
     e.add_argument("--rules", metavar="FILE", help="scope rules (default: rules/scope.yaml)")
     e.add_argument("--out", default="-", metavar="FILE", help="Markdown to write ('-': stdout)")
-    e.add_argument(
+    sealed = e.add_mutually_exclusive_group()
+    sealed.add_argument(
         "--lock-box", action="store_true", help="also score the sealed latest quarter, once"
+    )
+    sealed.add_argument(
+        "--batch",
+        action="append",
+        metavar="FILE",
+        help="score a new screening batch with the shipped scorer (trained on RECORDS) instead",
     )
     e.set_defaults(run=run_scope_evaluate)
 
@@ -92,7 +99,14 @@ def run_scope_evaluate(args: argparse.Namespace) -> int:
 
     options = options_from(args)
     rules = Path(args.rules or rules_folder(options) / "scope.yaml")
-    write(evaluation(rules, [Path(r) for r in args.records], args.lock_box), args.out)
+    records = [Path(r) for r in args.records]
+    if args.batch:
+        from curator.scope.batch import evaluate_batch, render_batch
+
+        batch = evaluate_batch(rules, records, [Path(b) for b in args.batch])
+        write(render_batch(batch), args.out)
+        return 0
+    write(evaluation(rules, records, args.lock_box), args.out)
     return 0
 
 

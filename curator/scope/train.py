@@ -32,7 +32,7 @@ from curator.scope.records import Record, check_records, load_records
 from curator.scope.rules import ScopeRules, parse_rules
 from curator.scope.scorer import Scorer, Stack, scorer_data
 from curator.scope.signals import read, rule_hits
-from curator.scope.splits import usable
+from curator.scope.splits import arxiv_order, usable
 from curator.sources.text import read_text
 
 
@@ -64,10 +64,12 @@ class Example:
 
 
 def examples(records: Sequence[Record], rules: ScopeRules) -> list[Example]:
-    """Gate-passing records with an abstract and a decision, as training examples."""
+    """Gate-passing records with an abstract and a decision, as training examples, in
+    submission (arXiv ID) order: the folds are cut by position, so the scorer is a function
+    of the records, not of the order of the files they came in."""
     bare = replace(rules, scorer=None)
     out = []
-    for record in filter(usable, records):
+    for record in sorted(filter(usable, records), key=arxiv_order):
         paper = PaperText(str(record.data.get("title", "")), record.abstract or "")
         hits = rule_hits(bare.gate, paper)
         if not hits:
