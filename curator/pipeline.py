@@ -37,7 +37,6 @@ from curator.sources.interface import Loaded, Reference, Source
 if TYPE_CHECKING:
     from curator.resolvers.cache import Cache
     from curator.scope.records import Record
-    from curator.sources.doc_markdown import InlineParses
 
 #: Service -> its resolver: a new service is its resolver's file plus one line here (and its
 #: check's line below, when it has findings of its own), imported when first used.
@@ -175,7 +174,7 @@ def select(loaded: Loaded, options: Options, comparison: Comparison | None = Non
     lines = follow_references(found.lines, loaded.references)
     # An entry the base did not have counts as changed where it stands, whichever lines the
     # pull request touched to make it one.
-    for entry in _revealed(loaded.entries, found.base, comparison.inlines):
+    for entry in _revealed(loaded.entries, found.base, comparison):
         held = lines[entry.source.file]
         if held is not None:
             held.add(entry.source.line)
@@ -185,17 +184,18 @@ def select(loaded: Loaded, options: Options, comparison: Comparison | None = Non
 
 
 def _revealed(
-    entries: Sequence[Entry], base: Mapping[str, bytes], inlines: InlineParses
+    entries: Sequence[Entry], base: Mapping[str, bytes], comparison: Comparison
 ) -> list[Entry]:
-    """The entries of the files changed in part that their base version did not have
-    (`inlines`: the run's, so that a document's base reading reuses its head's parses)."""
+    """The entries of the files changed in part that their base version did not have (a
+    document's base reading takes over the inline parses of its head's: `comparison`)."""
     from curator.select import new_entries
-    from curator.sources.reading import entries_of
+    from curator.sources.reading import entries_of, is_catalogue
     from curator.sources.text import decode_text
 
     before: dict[str, Sequence[Entry] | None] = {}
     with heap.bulk_build():  # plain values, no cycles: see curator.heap
         for file, data in base.items():
+            inlines = None if is_catalogue(file) else comparison.inlines
             try:
                 before[file] = entries_of(file, decode_text(data, file), inlines)
             except InputError:
