@@ -68,11 +68,11 @@ class Comparison:
             self._found.lines.update(got.lines)
             self._found.base.update(got.base)
             self._asked.update(new)
-        wanted = set(files)
-        lines = {f: None if n is None else set(n) for f, n in self._found.lines.items()}
+        # In the caller's order, and sets of its own (callers add to them).
+        found, base = self._found.lines, self._found.base
         return Changes(
-            {f: n for f, n in lines.items() if f in wanted},
-            {f: data for f, data in self._found.base.items() if f in wanted},
+            {f: None if found[f] is None else set(found[f] or ()) for f in files if f in found},
+            {f: base[f] for f in files if f in base},
         )
 
     @cached_property
