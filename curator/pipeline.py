@@ -31,6 +31,7 @@ from curator.options import Options
 from curator.resolvers.interface import Counter, Outcome
 from curator.resolvers.reach import outages, settle_run
 from curator.rulefiles import load_rules, scope_not_checked
+from curator.select import Comparison
 from curator.sources.interface import Loaded, Reference, Source
 
 if TYPE_CHECKING:
@@ -53,24 +54,28 @@ CHECKS: dict[Service, Check] = {
 }
 
 
-def _catalogue(context: CheckContext, cache: Cache | None) -> Source:
+def _catalogue(context: CheckContext, cache: Cache | None, comparison: Comparison | None) -> Source:
     """The YAML catalogue reader (jsonschema is imported only for a run that validates a
-    file); with the run's cache, files that passed the schema before are not validated again."""
+    file); with the run's cache, files that passed the schema before are not validated again;
+    in pull-request mode, with the run's comparison (only what changed is validated)."""
     from curator.sources.catalog_schema import CleanFiles
     from curator.sources.yaml_catalog import CatalogSource
 
-    return CatalogSource(context, CleanFiles.over(cache) if cache is not None else None)
+    clean = CleanFiles.over(cache) if cache is not None else None
+    return CatalogSource(context, clean, comparison)
 
 
-def _document(context: CheckContext, cache: Cache | None) -> Source:
-    """The awesome-list document reader (markdown-it only for a run that reads a document)."""
+def _document(context: CheckContext, cache: Cache | None, comparison: Comparison | None) -> Source:
+    """The awesome-list document reader (markdown-it only for a run that reads a document);
+    in pull-request mode its inline parses are kept for the base revision's reading."""
     from curator.sources.document import DocumentSource
 
-    return DocumentSource(context)
+    return DocumentSource(context, comparison.inlines if comparison is not None else None)
 
 
-#: Source formats by file suffix ("" = a folder), each built with the run's context.
-SOURCES: dict[str, Callable[[CheckContext, Cache | None], Source]] = {
+#: Source formats by file suffix ("" = a folder), each built with the run's context, cache
+#: and (pull-request mode) comparison with the base revision.
+SOURCES: dict[str, Callable[[CheckContext, Cache | None, Comparison | None], Source]] = {
     "": _catalogue,
     ".yaml": _catalogue,
     ".yml": _catalogue,
@@ -92,11 +97,15 @@ class Resolved:
 
 # -- load ---------------------------------------------------------------------------------
 def load(
-    paths: Sequence[str], context: CheckContext | None = None, cache: Cache | None = None
+    paths: Sequence[str],
+    context: CheckContext | None = None,
+    cache: Cache | None = None,
+    comparison: Comparison | None = None,
 ) -> Loaded:
     """Read every path with the source for its kind (folder, YAML file, Markdown document);
     findings made while reading take the severities of `context` (the run's configuration).
-    With the run's `cache`, what a source worked out before from the same text is reused."""
+    With the run's `cache`, what a source worked out before from the same text is reused;
+    with its `comparison` (pull-request mode), what the select stage shares."""
     ctx = context or CheckContext()
     entries: list[Entry] = []
     findings: list[Finding] = []
@@ -110,7 +119,7 @@ def load(
         source = SOURCES.get("" if path.is_dir() else path.suffix.lower())
         if source is None:
             raise InputError("not a catalogue folder, YAML file or Markdown document", raw)
-        got = source(ctx, cache).load(path)
+        got = source(ctx, cache, comparison).load(path)
         entries.extend(got.entries)
         findings.extend(got.findings)
         files.extend(got.files)
@@ -152,18 +161,20 @@ class Selection:
         return lines is None or finding.source.line in lines
 
 
-def select(loaded: Loaded, options: Options) -> Selection:
-    """All entries, or in PR mode only those added or changed since the ref."""
+def select(loaded: Loaded, options: Options, comparison: Comparison | None = None) -> Selection:
+    """All entries, or in PR mode only those added or changed since the ref (`comparison`:
+    the run's, when its load stage compared files already)."""
     if not options.changed_since:
         return Selection(list(loaded.entries))
-    from curator.select import changes, follow_references, select_changed
+    from curator.select import Comparison, follow_references, select_changed
 
+    comparison = comparison or Comparison(options.changed_since, Path.cwd())
     files = sorted({e.source.file for e in loaded.entries} | set(loaded.files))
-    found = changes(options.changed_since, files, Path.cwd())
+    found = comparison.changes(files)
     lines = follow_references(found.lines, loaded.references)
     # An entry the base did not have counts as changed where it stands, whichever lines the
     # pull request touched to make it one.
-    for entry in _revealed(loaded.entries, found.base):
+    for entry in _revealed(loaded.entries, found.base, comparison):
         held = lines[entry.source.file]
         if held is not None:
             held.add(entry.source.line)
@@ -172,18 +183,23 @@ def select(loaded: Loaded, options: Options) -> Selection:
     return Selection(select_changed(loaded.entries, lines), kept)
 
 
-def _revealed(entries: Sequence[Entry], base: Mapping[str, bytes]) -> list[Entry]:
-    """The entries of the files changed in part that their base version did not have."""
+def _revealed(
+    entries: Sequence[Entry], base: Mapping[str, bytes], comparison: Comparison
+) -> list[Entry]:
+    """The entries of the files changed in part that their base version did not have (a
+    document's base reading takes over the inline parses of its head's: `comparison`)."""
     from curator.select import new_entries
-    from curator.sources.reading import entries_of
+    from curator.sources.reading import entries_of, is_catalogue
     from curator.sources.text import decode_text
 
     before: dict[str, Sequence[Entry] | None] = {}
-    for file, data in base.items():
-        try:
-            before[file] = entries_of(file, decode_text(data, file))
-        except InputError:
-            before[file] = None
+    with heap.bulk_build():  # plain values, no cycles: see curator.heap
+        for file, data in base.items():
+            inlines = None if is_catalogue(file) else comparison.inlines
+            try:
+                before[file] = entries_of(file, decode_text(data, file), inlines)
+            except InputError:
+                before[file] = None
     return new_entries(entries, before)
 
 
@@ -393,9 +409,11 @@ def planted_cache(options: Options) -> list[str]:
 def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -> Run:
     started = time.monotonic()
     ctx = CheckContext(options, (now or (lambda: datetime.now(UTC)))())
-    loaded = load(options.paths, ctx, cache)
+    comparison = Comparison(options.changed_since, Path.cwd()) if options.changed_since else None
+    loaded = load(options.paths, ctx, cache, comparison)
     heap.keep()  # the list lives until the report is written
-    selection = select(loaded, options)
+    selection = select(loaded, options, comparison)
+    del comparison  # the tokens its readings shared are not needed past the select stage
     chosen = selection.entries
     rules = load_rules(options)
     ctx = replace(ctx, rules=rules, listings=listings(loaded.entries))

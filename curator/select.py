@@ -5,13 +5,18 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from curator import git
 from curator.errors import UsageError
 from curator.model import Entry
 from curator.sources.interface import Reference
 from curator.sources.text import MAX_BYTES
+
+if TYPE_CHECKING:
+    from curator.sources.doc_markdown import InlineParses
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,42 @@ def changes(ref: str, files: Sequence[str], cwd: Path) -> Changes:
         return _changed(ref, files, cwd)
     except UsageError as exc:
         raise UsageError(f"--changed-since: {exc}") from None
+
+
+class Comparison:
+    """One pull-request run's comparison with its base revision, each file compared once for
+    every stage that asks (the catalogue reader validates only what changed, the select
+    stage picks entries: one comparison was twice the git calls), and the inline parses its
+    readings of a document share (the base's reading takes over the unchanged paragraphs).
+    A value of one run, handed to its stages, never kept past it: the tree may change."""
+
+    def __init__(self, ref: str, cwd: Path) -> None:
+        self.ref = ref
+        self.cwd = cwd
+        self._found = Changes({}, {})
+        self._asked: set[str] = set()
+
+    def changes(self, files: Sequence[str]) -> Changes:
+        """`changes(ref, files, cwd)`, comparing only the files not compared before."""
+        new = [f for f in dict.fromkeys(files) if f not in self._asked]
+        if new:
+            got = changes(self.ref, new, self.cwd)
+            self._found.lines.update(got.lines)
+            self._found.base.update(got.base)
+            self._asked.update(new)
+        # In the caller's order, and sets of its own (callers add to them).
+        found, base = self._found.lines, self._found.base
+        return Changes(
+            {f: None if found[f] is None else set(found[f] or ()) for f in files if f in found},
+            {f: base[f] for f in files if f in base},
+        )
+
+    @cached_property
+    def inlines(self) -> InlineParses:
+        """The inline parses of the run's documents (made when a document is first read)."""
+        from curator.sources.doc_markdown import InlineParses
+
+        return InlineParses()
 
 
 def _changed(ref: str, files: Sequence[str], cwd: Path) -> Changes:

@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 
 from curator.normalize import as_written_url
@@ -244,12 +245,68 @@ def _as_written(url: str) -> str:
     return url.strip()
 
 
+class InlineParses:
+    """The inline parses of one run's documents, by the text parsed, for each set of
+    reference definitions in force: what a second reading of a document (a pull request's
+    base revision of it) takes over for every paragraph, cell and heading it shares with
+    the first, instead of parsing them again.
+
+    markdown-it parses an inline run from its text, the parser's options and the document's
+    reference definitions (a `[text][label]` link takes its target and title from them)
+    and from nothing else; so an earlier parse of the same text under the same definitions
+    is the same tokens. Readers only read the tokens, never change them."""
+
+    __slots__ = ("_by_references",)
+
+    def __init__(self) -> None:
+        self._by_references: dict[tuple[tuple[str, str, str], ...], dict[str, list[Token]]] = {}
+
+    def under(self, references: dict[str, Any]) -> dict[str, list[Token]]:
+        """The parses (text -> child tokens) made under these reference definitions."""
+        key = tuple(sorted((label, d["href"], d["title"]) for label, d in references.items()))
+        return self._by_references.setdefault(key, {})
+
+    def keep(self, tokens: list[Token], env: dict[str, Any]) -> None:
+        """Remember the inline parses of a finished token stream (after every core rule)."""
+        known = self.under(env.get("references", {}))
+        for tok in tokens:
+            if tok.type == "inline" and tok.children is not None:
+                known.setdefault(tok.content, tok.children)
+
+
+#: The key of a parse's `env` that holds the run's InlineParses (markdown-it gives rules
+#: the env for such data).
+_INLINES = "curator_inline_parses"
+
+
+def _inline_rule(state: StateCore) -> None:
+    """markdown-it's own `inline` core rule, taking the tokens of an inline run parsed before
+    under the same reference definitions from the parse's InlineParses, when it has one.
+
+    Those tokens already went through `text_join`, which leaves such a list as it is (it
+    joins adjacent text tokens, and none are left)."""
+    parses: InlineParses | None = state.env.get(_INLINES)
+    known = parses.under(state.env.get("references", {})) if parses is not None else {}
+    for token in state.tokens:
+        if token.type != "inline":
+            continue
+        found = known.get(token.content)
+        if found is not None:
+            token.children = found
+            continue
+        if token.children is None:
+            token.children = []
+        state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
 @cache
 def _parser() -> MarkdownIt:
     """CommonMark plus tables; link targets kept as written (curator normalises them itself,
-    and markdown-it's percent-encoding pass was a third of the parse time)."""
+    and markdown-it's percent-encoding pass was a third of the parse time); inline runs
+    parsed before in the run taken over (`InlineParses`)."""
     md = MarkdownIt("commonmark", {"store_labels": True}).enable("table")
     md.normalizeLink = _as_written  # type: ignore[method-assign]
+    md.core.ruler.at("inline", _inline_rule)
     return md
 
 
@@ -262,10 +319,20 @@ _READ = {
 }  # fmt: skip
 
 
-def scan_markdown(text: str) -> MdScan:
-    """Walk the token stream once and sort what it holds into an MdScan."""
-    env: dict[str, Any] = {}
+def parse(text: str, inlines: InlineParses | None = None) -> tuple[list[Token], dict[str, Any]]:
+    """markdown-it's tokens of `text` and its env (the reference definitions read), taking
+    over and adding to the run's inline parses when given."""
+    env: dict[str, Any] = {} if inlines is None else {_INLINES: inlines}
     tokens = _parser().parse(text, env)
+    if inlines is not None:
+        inlines.keep(tokens, env)
+    return tokens, env
+
+
+def scan_markdown(text: str, inlines: InlineParses | None = None) -> MdScan:
+    """Walk the token stream once and sort what it holds into an MdScan (`inlines`: the
+    run's inline parses, used and added to)."""
+    tokens, env = parse(text, inlines)
     scan = MdScan(definitions=definitions(env))
     state = _State()
     for i, tok in enumerate(tokens):

@@ -30,7 +30,7 @@ from curator.normalize import (
 )
 from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
-from curator.sources.doc_markdown import scan_markdown
+from curator.sources.doc_markdown import InlineParses, MdScan, scan_markdown
 from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
 from curator.sources.interface import Loaded, Reference
@@ -90,8 +90,13 @@ class DocumentSource:
 
     name = "document"
 
-    def __init__(self, context: CheckContext | None = None) -> None:
+    def __init__(
+        self, context: CheckContext | None = None, inlines: InlineParses | None = None
+    ) -> None:
         self.context = context or CheckContext()
+        #: The run's inline parses, shared with its other readings of the same document
+        #: (a pull-request run reads each file changed in part at its base revision too).
+        self.inlines = inlines
 
     def accepts(self, path: Path) -> bool:
         """True for `.md` and `.markdown` files."""
@@ -105,16 +110,8 @@ class DocumentSource:
             return self.read(text, display)
 
     def read(self, text: str, display: str) -> Loaded:
-        """`load` for a document's text (`display`: its name in entries and findings); what
-        `curator fix` reads a document again with, to prove an edit kept every entry."""
-        scan = scan_markdown(text)
-        html = parse_fragments(scan.html)
-        sections = section_table(qualified(scan.headings, scan.levels), html.marks)
-        units = sorted(scan.units + html.units, key=lambda u: u.line)
-        header_end = scan.headings[1][0] if len(scan.headings) > 1 else len(text)
-        own = own_repository(text, [u for u in units if u.line < header_end])
-        reader = _Reader(display, self.context, sections, own)
-        read_units(reader, units)
+        """`load` for a document's text (`display`: its name in entries and findings)."""
+        scan, units, reader = self._units(text, display)
         bad_arxiv_links(reader, units)
         entries = sorted(reader.entries, key=lambda e: e.source.line)
         findings = sorted(reader.findings, key=lambda f: (f.source.line, f.code))
@@ -124,6 +121,26 @@ class DocumentSource:
         entries, findings = as_git_lines(git, entries, findings)
         refs = references(display, scan.definitions, units, git)
         return Loaded(tuple(entries), tuple(findings), (display,), tuple(notes), refs)
+
+    def entries(self, text: str, display: str) -> list[Entry]:
+        """The entries `read` gives, in line order, without its offline findings and reading
+        check (which make no entry): how a text is read again (a base revision's version of
+        the document, `curator fix`'s proof that an edit kept every entry)."""
+        _, _, reader = self._units(text, display)
+        entries = sorted(reader.entries, key=lambda e: e.source.line)
+        return as_git_lines(git_lines(text), entries, [])[0]
+
+    def _units(self, text: str, display: str) -> tuple[MdScan, list[Unit], _Reader]:
+        """The Markdown scan, the units in line order, and the reader that made their entries."""
+        scan = scan_markdown(text, self.inlines)
+        html = parse_fragments(scan.html)
+        sections = section_table(qualified(scan.headings, scan.levels), html.marks)
+        units = sorted(scan.units + html.units, key=lambda u: u.line)
+        header_end = scan.headings[1][0] if len(scan.headings) > 1 else len(text)
+        own = own_repository(text, [u for u in units if u.line < header_end])
+        reader = _Reader(display, self.context, sections, own)
+        read_units(reader, units)
+        return scan, units, reader
 
 
 def git_lines(text: str) -> list[int] | None:

@@ -4,8 +4,14 @@ pull-request mode, a file with `curator fix`'s edits made)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from curator.errors import CuratorError
 from curator.model import Entry
+
+if TYPE_CHECKING:
+    from curator.sources.doc_markdown import InlineParses
 
 
 def is_catalogue(file: str) -> bool:
@@ -13,17 +19,18 @@ def is_catalogue(file: str) -> bool:
     return file.lower().endswith((".yaml", ".yml"))
 
 
-def entries_of(file: str, text: str) -> list[Entry] | None:
-    """The entries of `file`'s text in line order, or None when it does not read."""
+def entries_of(file: str, text: str, inlines: InlineParses | None = None) -> list[Entry] | None:
+    """The entries of `file`'s text in line order, or None when it does not read
+    (`inlines`: the run's inline parses, for a document read before in the run)."""
     try:
         if is_catalogue(file):
             from curator.sources.yaml_catalog import load_text
 
-            entries = load_text(text, file, check_items=False).entries
+            entries: Sequence[Entry] = load_text(text, file, check_items=False).entries
         else:
             from curator.sources.document import DocumentSource
 
-            entries = DocumentSource().read(text, file).entries
+            entries = DocumentSource(inlines=inlines).entries(text, file)
     except CuratorError:
         return None
     return sorted(entries, key=lambda e: e.source.line)

@@ -27,7 +27,7 @@ from curator.normalize import (
     parse_arxiv_id,
     url_subject,
 )
-from curator.select import changed_lines, select_changed
+from curator.select import Comparison, select_changed
 from curator.sources.catalog_schema import (
     LISTS,
     CleanFiles,
@@ -56,10 +56,16 @@ class CatalogSource:
     name = "yaml"
 
     def __init__(
-        self, context: CheckContext | None = None, clean: CleanFiles | None = None
+        self,
+        context: CheckContext | None = None,
+        clean: CleanFiles | None = None,
+        comparison: Comparison | None = None,
     ) -> None:
         self.context = context or CheckContext()
         self.clean = clean
+        #: The run's comparison with the base revision (pull-request mode), shared with
+        #: the select stage.
+        self.comparison = comparison
 
     def accepts(self, path: Path) -> bool:
         """Folders and .yaml/.yml files."""
@@ -91,8 +97,9 @@ class CatalogSource:
         ref = self.context.options.changed_since
         if not ref:
             return None
+        comparison = self.comparison or Comparison(ref, Path.cwd())
         try:
-            return changed_lines(ref, names, Path.cwd())
+            return comparison.changes(names).lines
         except UsageError:
             return None
 

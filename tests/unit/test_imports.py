@@ -41,3 +41,24 @@ def test_a_run_imports_the_resolver_of_the_service_it_asks_only(tmp_path: Path) 
     assert "curator.resolvers.web" in loaded
     assert [m for m in RESOLVERS if m in loaded] == ["curator.resolvers.web"]
     assert "rich" not in loaded and "markdown_it" not in loaded
+
+
+def test_a_pull_request_run_on_a_catalogue_imports_no_document_reader(tmp_path: Path) -> None:
+    """The run's comparison with the base holds the documents' inline parses; a catalogue's
+    pull-request run, which reads no document, must not make them (nor import markdown-it)."""
+    (tmp_path / "data").mkdir()
+    links = tmp_path / "data" / "links.yaml"
+    links.write_text(LIST, encoding="utf-8")
+    ident = ["-c", "user.email=t@example.invalid", "-c", "user.name=t"]
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "base"]):
+        subprocess.run(["git", *ident, *args], cwd=tmp_path, check=True, capture_output=True)
+    links.write_text(LIST + '  - {url: "https://example.org/b"}\n', encoding="utf-8")
+    run = (
+        "from curator.cli import main\n"
+        "main(['check', 'data', '--offline', '--skip', 'scope', '--format', 'json',"
+        " '--changed-since', 'HEAD',"
+        f" '--output', {str(tmp_path / 'r.json')!r}, '--fail-on', 'never'])"
+    )
+    loaded = _modules(run, tmp_path)
+    assert "curator.select" in loaded
+    assert "markdown_it" not in loaded and "curator.sources.doc_markdown" not in loaded

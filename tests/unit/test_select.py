@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from curator import git
 from curator.cli import main
 from curator.context import CheckContext
 from curator.options import Options
+from curator.select import Comparison, changes
 from curator.sources.yaml_catalog import CatalogSource
 
 BASE = """section: A
@@ -139,3 +143,51 @@ def test_an_unchanged_file_that_is_no_catalogue_still_stops_the_run(
                    "--changed-since", "HEAD"])  # fmt: skip
     assert status == 2
     assert "data/b.yaml:6: unknown key 'colour'" in capsys.readouterr().err
+
+
+def _git_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """Every git call curator makes from now on (its arguments)."""
+    calls: list[tuple[str, ...]] = []
+    real = git.run
+
+    def counted(args: Sequence[str], *rest: Any, **named: Any) -> bytes:
+        calls.append(tuple(args))
+        return real(args, *rest, **named)
+
+    monkeypatch.setattr(git, "run", counted)
+    return calls
+
+
+def test_a_run_compares_each_file_with_the_base_once(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catalogue reader (which validates only what changed) and the select stage share
+    the run's comparison: one diff, one read of the base's blob."""
+    (repo / "data" / "a.yaml").write_text(BASE.replace("title: Two", "title: Two (renamed)"))
+    calls = _git_calls(monkeypatch)
+    assert _subjects(capsys, "--changed-since", "HEAD") == ["arxiv:2306.07174"]
+    assert [c[0] for c in calls].count("diff") == 1
+    assert calls.count(("cat-file", "--batch")) == 1
+
+
+def test_a_comparison_asks_git_only_about_files_it_has_not_compared(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (repo / "data" / "a.yaml").write_text(BASE.replace("title: Two", "title: Two (renamed)"))
+    (repo / "data" / "b.yaml").write_text(BAD_ITEM)
+    comparison = Comparison("HEAD", repo)
+    calls = _git_calls(monkeypatch)
+    first = comparison.changes(["data/a.yaml"])
+    assert first == changes("HEAD", ["data/a.yaml"], repo)
+    assert calls
+    calls.clear()
+    assert comparison.changes(["data/a.yaml"]) == first
+    assert calls == []
+    both = comparison.changes(["data/b.yaml", "data/a.yaml"])
+    assert both == changes("HEAD", ["data/a.yaml", "data/b.yaml"], repo)
+    assert both.lines["data/b.yaml"] is None  # new since the base
+    # Each answer is the caller's own: changing it changes no later answer.
+    lines = both.lines["data/a.yaml"]
+    assert lines
+    lines.clear()
+    assert comparison.changes(["data/a.yaml"]) == first

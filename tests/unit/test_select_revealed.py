@@ -28,6 +28,12 @@ HIDDEN = "".join(
     f"- [{name} Paper About Agent Memory](https://arxiv.org/abs/2501.9999{n})\n"
     for n, name in enumerate(["First", "Second", "Third", "Fourth"], 1)
 )
+#: The hidden entries as reference links, and the definitions that make them links.
+BY_LABEL = "".join(
+    f"- [{name} Paper About Agent Memory][p{n}]\n"
+    for n, name in enumerate(["First", "Second", "Third", "Fourth"], 1)
+)
+LABELS = "".join(f"[p{n}]: https://arxiv.org/abs/2501.9999{n}\n" for n in range(1, 5))
 #: name -> (the base, the pull request): only the lines around the hidden entries change.
 REVEALS = {
     "html-comment": (f"# L\n\n{MEMORYBANK}<!--\n{HIDDEN}-->\n", f"# L\n\n{MEMORYBANK}{HIDDEN}"),
@@ -35,6 +41,14 @@ REVEALS = {
     "raw-html-block": (
         f"# L\n\n{MEMORYBANK}\n<pre>\n{HIDDEN}</pre>\n",
         f"# L\n\n{MEMORYBANK}\n{HIDDEN}",
+    ),
+    # Links made by definitions added below them. Caught twice: through the definitions'
+    # uses (select.follow_references), and because the base's reading, under no definitions,
+    # has no such entries (it must not take over the pull request's parse of the same text:
+    # tests/sources/test_second_reading.py).
+    "reference-definitions": (
+        f"# L\n\n{BY_LABEL}{MEMORYBANK}",
+        f"# L\n\n{BY_LABEL}{MEMORYBANK}\n{LABELS}",
     ),
 }
 
