@@ -170,3 +170,51 @@ def test_the_base_reading_leaves_the_heads_tokens_as_parsed() -> None:
     shared, _ = parse(base, parses)
     assert [t.as_dict() for t in tokens] == before
     assert [t.as_dict() for t in shared] == [t.as_dict() for t in parse(base)[0]]
+
+
+CATALOGUE = 'section: A\npapers:\n  - title: One\n    arxiv: "2310.08560"\n    date: "2023-10-12"\n'
+
+
+def test_a_catalogue_and_a_document_in_one_run_share_one_comparison(repo: Path) -> None:
+    """The catalogue reader compares its files during load; select compares the rest."""
+    readme = f"# L\n\n<!--\n{ITEMS}-->\n\n[m]: {A}\n"
+    _commit(repo, {"data/a.yaml": CATALOGUE, "README.md": readme}, "base")
+    changed = CATALOGUE.replace("title: One", "title: One (renamed)")
+    _commit(repo, {"data/a.yaml": changed, "README.md": readme.replace("<!--\n", "")}, "pr")
+    for paths in (["data", "README.md"], ["README.md", "data"]):
+        shared, fresh = _selections(paths)
+        assert _keys(shared) == _keys(fresh)
+        assert {e.source.file for e in shared} == {"data/a.yaml", "README.md"}
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        b"# L\n\n- [Kept](https://github.com/o/r)\n\xff\n",  # not UTF-8 at the base
+        b"\xef\xbb\xbf# L\n\n- [Kept](https://github.com/o/r)\n",  # a byte-order mark
+        b"# L\n\n- [Kept](https://github.com/o/r)\n" + b"x" * 9_000_000,  # too large
+    ],
+    ids=["not-utf-8", "byte-order-mark", "too-large"],
+)
+def test_a_base_that_does_not_read_counts_every_entry(repo: Path, base: bytes) -> None:
+    (repo / "README.md").write_bytes(base)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "base")
+    _commit(
+        repo, {"README.md": f"# L\n\n- [Kept](https://github.com/o/r)\n{ITEMS}[m]: {A}\n"}, "pr"
+    )
+    shared, fresh = _selections(["README.md"])
+    assert _keys(shared) == _keys(fresh)
+    assert len(shared) >= 2
+
+
+def test_a_document_that_is_a_link_in_the_head(repo: Path) -> None:
+    """The head's README.md links to a file holding entries the base hid: no traceback."""
+    readme = f"# L\n\n<!--\n{ITEMS}-->\n\n[m]: {A}\n"
+    _commit(repo, {"README.md": readme, "other.md": readme.replace("<!--\n", "")}, "base")
+    (repo / "README.md").unlink()
+    (repo / "README.md").symlink_to("other.md")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "pr")
+    shared, fresh = _selections(["README.md"])
+    assert _keys(shared) == _keys(fresh)
