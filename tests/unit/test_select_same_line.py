@@ -9,7 +9,6 @@ that does not exist in front of one that does, and only the real one was checked
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,8 @@ import pytest
 from curator.cli import main
 from curator.model import Entry, Kind, Source
 from curator.select import select_changed
-from tests.doubles.arxiv import ArxivDouble, Paper
-from tests.doubles.server import LoopbackServer
-from tests.unit.test_attack_second_reading import _commit
-from tests.unit.test_select_references import _git
+from tests.unit.test_attack_second_reading import _commit, repo  # noqa: F401 (a fixture)
+from tests.unit.test_select_revealed import KNOWN, arxiv  # noqa: F401 (a fixture)
 
 
 def test_entries_sharing_a_line_share_its_change() -> None:
@@ -33,27 +30,11 @@ def test_entries_sharing_a_line_share_its_change() -> None:
     assert select_changed(entries, {"README.md": {5}}) == entries[3:]
 
 
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    _git(tmp_path, "init", "-q", "-b", "main")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-# -- two entries on one line --------------------------------------------------------------
-KNOWN = "MemoryBank: Enhancing Large Language Models with Long-Term Memory"
 MEMORYBANK = f"[{KNOWN}](https://arxiv.org/abs/2305.10250)"
 FAKE = "[Fake Memory Paper](https://arxiv.org/abs/2501.99991)"
 
 
-@pytest.fixture
-def arxiv(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[ArxivDouble]:
-    double = ArxivDouble({"2305.10250": Paper("2305.10250", KNOWN)})
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
-    monkeypatch.setenv("CURATOR_ARXIV_DELAY", "0")
-    yield double
-
-
+@pytest.mark.usefixtures("repo", "arxiv")
 @pytest.mark.parametrize(
     "line",
     [
@@ -63,17 +44,15 @@ def arxiv(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> Iterator
     ],
 )
 def test_every_entry_on_an_added_line_is_checked(
-    repo: Path,
     line: str,
     capsys: pytest.CaptureFixture[str],
-    arxiv: ArxivDouble,
 ) -> None:
     """A line a pull request adds holding two entries: both are checked, not only the last
     (select_changed gave the first an empty span: its own line up to the next entry's - 1)."""
     table = "| Paper | Paper |\n| --- | --- |\n" if line.startswith("|") else ""
     base = f"# L\n\n## Papers\n\n- {MEMORYBANK}\n\n"
-    _commit(repo, {"README.md": base}, "base")
-    _commit(repo, {"README.md": f"{base}{table}{line}\n"}, "pull request")
+    _commit(Path.cwd(), {"README.md": base}, "base")
+    _commit(Path.cwd(), {"README.md": f"{base}{table}{line}\n"}, "pull request")
     capsys.readouterr()
     status = main(["check", "README.md", "--changed-since", "HEAD~1", "--format", "json",
                    "--skip", "github,web,scope", "--no-cache"])  # fmt: skip
