@@ -185,7 +185,9 @@ def select_changed(entries: Iterable[Entry], changed: dict[str, set[int] | None]
         lines = changed[file]
         group.sort(key=lambda e: e.source.line)
         for i, entry in enumerate(group):
-            end = group[i + 1].source.line - 1 if i + 1 < len(group) else 10**9
+            # Entries on one line all hold it (the next entry's line - 1 left the first none).
+            after = group[i + 1].source.line - 1 if i + 1 < len(group) else 10**9
+            end = max(entry.source.line, after)
             if lines is None or any(entry.source.line <= n <= end for n in lines):
                 chosen.append(entry)
     return chosen
