@@ -252,10 +252,22 @@ def url_subject(url: str) -> str:
     Text that is not a parsable URL comes back stripped but unchanged (never an exception).
     """
     try:
-        # urlsplit drops some control characters, so strip again for a stable result.
-        return _url_subject(url.strip()).strip()
+        return _stripped(_url_subject(_stripped(url)))
     except ValueError:
-        return url.strip()
+        return _stripped(url)
+
+
+#: What urlsplit strips from both ends (WHATWG's C0 controls and space), beside str.strip's set.
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+
+
+def _stripped(text: str) -> str:
+    """Strip until stable: str.strip and urlsplit's C0 strip each uncover what the other removes."""
+    while True:
+        shorter = text.strip().strip(_C0_OR_SPACE)
+        if shorter == text:
+            return text
+        text = shorter
 
 
 def _url_subject(url: str) -> str:
