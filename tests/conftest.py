@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import socket
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.doubles.server import LoopbackServer
 
@@ -68,3 +70,11 @@ def pytest_report_header() -> str:
 
 
 os.environ.setdefault("NO_COLOR", "1")
+# No example database, and hypothesis's other files (its Unicode tables) outside the tree: a run
+# writes nothing into the checkout (a failing example is printed; a regression is kept with
+# @example), so parallel runs and workers share no files there.
+os.environ.setdefault(
+    "HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "curator-tests-hypothesis")
+)
+settings.register_profile("curator", database=None)
+settings.load_profile("curator")

@@ -236,6 +236,7 @@ def test_each_wrong_paper_yields_exactly_its_finding(
     }
 
 
+@pytest.mark.slow
 def test_outage_yields_unverified_warnings_only(loopback: LoopbackServer, tmp_path: Path) -> None:
     double = ArxivDouble({"2305.10250": Paper("2305.10250", TITLE)})
     url = double.install(loopback)

@@ -67,6 +67,7 @@ def test_normal_form_is_lower_words_single_spaced() -> None:
     assert normalise_title("$^{}$ {} --") == ""
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_normalise_never_crashes_and_is_idempotent(text: str) -> None:
     once = normalise_title(text)
@@ -185,6 +186,7 @@ def test_another_paper_is_not_the_same_paper(listed: str, official: str) -> None
     assert not same_paper(listed, official)
 
 
+@pytest.mark.slow
 def test_no_two_papers_of_the_sample_lists_pass_for_one() -> None:
     """The measurement behind `same_paper`: every pair of distinct titles of the five sample
     lists (one field, 1.7 million pairs) is told apart. Pairs sharing too few words to pass

@@ -26,6 +26,7 @@ def world(tmp_path: Path, loopback: LoopbackServer, monkeypatch: pytest.MonkeyPa
     return built
 
 
+@pytest.mark.slow
 def test_json_report_and_drafts(world: World, capsys: pytest.CaptureFixture[str]) -> None:
     """--format json to --output, drafts to --drafts as a records file the checks can read."""
     status = main(

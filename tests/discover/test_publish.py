@@ -43,6 +43,7 @@ def api(fake: FakeGitHub) -> Iterator[GitHubAPI]:
         yield client
 
 
+@pytest.mark.slow
 def test_one_issue_per_window_with_a_checklist(
     report: DiscoverReport, fake: FakeGitHub, api: GitHubAPI
 ) -> None:
@@ -69,6 +70,7 @@ def test_one_issue_per_window_with_a_checklist(
     assert len(ticked(fake.issues[first.number]["body"])) == 2
 
 
+@pytest.mark.slow
 def test_another_window_gets_its_own_issue(
     report: DiscoverReport, fake: FakeGitHub, api: GitHubAPI
 ) -> None:

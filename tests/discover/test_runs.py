@@ -31,6 +31,7 @@ def small(tmp_path: Path) -> World:
     return World(tmp_path, ArxivDouble(), [])
 
 
+@pytest.mark.slow
 def test_paging_in_slices_with_the_spacing(world: World, loopback: LoopbackServer) -> None:
     """Slices of 50: one request per slice, start advancing by 50, 0.2 s apart at least."""
     url = world.arxiv.install(loopback)

@@ -29,6 +29,7 @@ def run(world: World, url: str) -> DiscoverReport:
     return discover(world.options(url), Request(SINCE, UNTIL), LATER)
 
 
+@pytest.mark.slow
 def test_listed_papers_are_skipped_and_the_rest_screened(
     world: World, loopback: LoopbackServer
 ) -> None:
@@ -74,6 +75,7 @@ def test_gate_and_groups_match_the_maintainers(world: World, loopback: LoopbackS
     assert excludes.count(Group.EXCLUDE) >= 0.5 * len(excludes)
 
 
+@pytest.mark.slow
 def test_requests_one_slice_and_nothing_new_the_second_time(
     world: World, loopback: LoopbackServer
 ) -> None:
@@ -91,6 +93,7 @@ def test_requests_one_slice_and_nothing_new_the_second_time(
     assert [c.id for c in second.candidates] == [c.id for c in first.candidates]
 
 
+@pytest.mark.slow
 def test_drafts_pass_the_lists_own_record_checks(world: World, loopback: LoopbackServer) -> None:
     """Drafts carry the policy's fields; with the maintainer's decision filled in (here:
     curator's suggestion), the record checks find nothing."""

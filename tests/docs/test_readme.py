@@ -21,7 +21,7 @@ def test_exactly_two_setup_commands_and_ci_runs_the_test_one() -> None:
     assert len(commands) == 2
     assert commands[0].endswith("curator check data/")
     test_command = commands[1].split(" && ", 2)[-1]
-    assert test_command == "pip install -e '.[dev]' && python -m pytest -q"
+    assert test_command == "pip install -e '.[dev]' && python -m pytest -q -n auto"
     assert test_command in (ROOT / ".ci" / "run").read_text()
 
 

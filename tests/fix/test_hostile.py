@@ -75,6 +75,7 @@ def document(site: str) -> str:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_hostile_answers_are_escaped_or_refused(
     loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -240,6 +240,7 @@ def fixable_lines(report: dict[str, object], entries: tuple[Entry, ...]) -> set[
     return {n for e in entries if e.source.line in lines for n in own_lines(entries, e)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", LISTS)
 def test_fix_on_a_sample_list(
     name: str, loopback: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -255,6 +256,7 @@ def test_fix_on_a_sample_list(
     assert counts["fixed"] >= 1
 
 
+@pytest.mark.slow
 def test_fix_on_the_catalogue_keeps_its_comments(
     loopback: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -150,6 +150,7 @@ def flagged(report: Report) -> set[tuple[str, str]]:
     return {(f.code, f.subject) for f in report.findings if f.severity is not Severity.INFO}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", LISTS)
 def test_planted_faults_are_found_in_every_layout(
     name: str, loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -143,6 +143,7 @@ def test_fits_the_terminal_and_shows_paths_relative(
         assert run.widest() > 80
 
 
+@pytest.mark.slow
 def test_fix_summary_fits_the_terminal_and_is_whole_when_piped(
     listed: Path, tmp_path: Path
 ) -> None:
@@ -162,6 +163,7 @@ def test_no_color_on_a_terminal_prints_no_escape_code(listed: Path, tmp_path: Pa
     assert "\x1b" not in run.out
 
 
+@pytest.mark.slow
 def test_piped_output_has_no_escape_code_and_keeps_lines_whole(
     listed: Path, tmp_path: Path
 ) -> None:
@@ -183,6 +185,7 @@ def test_verbose_shows_the_evidence(listed: Path, tmp_path: Path) -> None:
     assert verbose.widest() <= 80
 
 
+@pytest.mark.slow
 def test_summary_line_counts_match_the_json_report(listed: Path, tmp_path: Path) -> None:
     env = environment(tmp_path)
     text = in_pty(offline(listed), listed, 80, env)
@@ -224,6 +227,7 @@ def test_a_hostile_report_reaches_the_terminal_inert(listed: Path, tmp_path: Pat
     assert str(listed) not in run.out
 
 
+@pytest.mark.slow
 def test_real_findings_from_the_services_fit(
     loopback: LoopbackServer, listed: Path, tmp_path: Path
 ) -> None:

@@ -96,6 +96,7 @@ def test_ignores_others_issues_and_closes_duplicates(fake: FakeGitHub, api: GitH
     assert fake.issues[theirs["number"]]["body"].endswith("forged")
 
 
+@pytest.mark.slow
 def test_body_fits_github_limit(fake: FakeGitHub, api: GitHubAPI) -> None:
     """A huge report still makes an issue body under 65,536 characters."""
     many = tuple(

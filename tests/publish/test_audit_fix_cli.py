@@ -48,6 +48,7 @@ def test_a_bad_fix_branch_is_refused_before_any_request(
     assert pulls.server.requests == []  # the default branch itself: see test_fixpr
 
 
+@pytest.mark.slow
 def test_an_audit_that_could_not_ask_every_service_keeps_the_fix_pull_request(
     listed: Path,
     pulls: FakeGitHubPulls,
@@ -112,6 +113,7 @@ def _opened(capsys: pytest.CaptureFixture[str]) -> int:
     return int(said.group(1))
 
 
+@pytest.mark.slow
 def test_one_link_that_could_not_be_checked_does_not_freeze_the_fix_pull_request(
     checked: ArxivDouble,
     listed: Path,
@@ -131,6 +133,7 @@ def test_one_link_that_could_not_be_checked_does_not_freeze_the_fix_pull_request
     assert f"fix pull request updated #{number}" in out
 
 
+@pytest.mark.slow
 def test_an_arxiv_outage_still_keeps_the_fix_pull_request(
     checked: ArxivDouble,
     listed: Path,

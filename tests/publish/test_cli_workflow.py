@@ -50,6 +50,7 @@ def _pr_run(folder: Path, data: str, capsys: pytest.CaptureFixture[str]) -> str:
     return annotations + capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_workflow_commands(
     workdir: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -51,6 +51,7 @@ def outputs(folder: Path) -> list[tuple[str, str]]:
     return [(name, value) for name, _, value in found]
 
 
+@pytest.mark.slow
 def test_comment_created_edited_resolved(actions_env: Path, fake: FakeGitHub) -> None:
     """Run 1 creates, run 2 edits the same comment, clean run 3 marks it resolved."""
     env = os.environ

@@ -48,6 +48,7 @@ def fix_prs(pulls: FakeGitHubPulls, state: str = "all") -> list[dict[str, object
     return [p for p in pulls.pulls_of(REPO, state) if str(p["body"]).startswith(MARKER)]
 
 
+@pytest.mark.slow
 def test_two_runs_one_branch_one_pull_request(
     folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
@@ -68,6 +69,7 @@ def test_two_runs_one_branch_one_pull_request(
     assert main_head(pulls) == main
 
 
+@pytest.mark.slow
 def test_a_new_default_head_rebuilds_the_branch_by_force(
     folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
@@ -85,6 +87,7 @@ def test_a_new_default_head_rebuilds_the_branch_by_force(
     assert len(fix_prs(pulls)) == 1
 
 
+@pytest.mark.slow
 def test_a_clean_list_closes_the_pull_request_and_deletes_the_branch(
     folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
@@ -101,6 +104,7 @@ def test_a_clean_list_closes_the_pull_request_and_deletes_the_branch(
     assert all(ref == f"heads/{BRANCH}" for _, ref in pulls.ref_writes)
 
 
+@pytest.mark.slow
 def test_a_pull_request_a_maintainer_closed_is_not_opened_again(
     folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
@@ -187,6 +191,7 @@ def test_the_body_is_inert_and_fits() -> None:
     assert "more |" in body
 
 
+@pytest.mark.slow
 def test_an_incomplete_audit_keeps_the_open_pull_request(
     folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:

@@ -122,6 +122,7 @@ def held_report(n: int) -> Report:
     return Report(results, ())
 
 
+@pytest.mark.slow
 def test_a_huge_scope_section_is_shortened_by_whole_rows() -> None:
     limit = 20_000
     body = markdown.render(held_report(2000), CTX, limit=limit)

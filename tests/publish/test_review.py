@@ -220,6 +220,7 @@ def test_a_suggestion_no_longer_needed_leaves_the_review_with_the_rest(
     assert len(pulls.server.received(f"/repos/{REPO}/pulls/7/reviews", method="POST")) == 1
 
 
+@pytest.mark.slow
 def test_nothing_left_to_suggest_clears_the_earlier_review(
     tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:

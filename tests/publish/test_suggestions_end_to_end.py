@@ -74,6 +74,7 @@ def sticky(pulls: FakeGitHubPulls, number: int = 7) -> str:
     return str(comment["body"])
 
 
+@pytest.mark.slow
 def test_same_repo_pull_request_gets_one_review_and_a_comment_that_counts_it(
     tmp_path: Path,
     pulls: FakeGitHubPulls,
@@ -103,6 +104,7 @@ def test_same_repo_pull_request_gets_one_review_and_a_comment_that_counts_it(
     ] * 2
 
 
+@pytest.mark.slow
 def test_a_fork_pull_request_through_the_workflow_run_path(
     tmp_path: Path, pulls: FakeGitHubPulls, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -284,6 +286,7 @@ def arxiv_server() -> Iterator[LoopbackServer]:
         yield server
 
 
+@pytest.mark.slow
 def test_a_pull_request_line_full_of_markup_is_suggested_inside_a_longer_fence(
     tmp_path: Path,
     pulls: FakeGitHubPulls,

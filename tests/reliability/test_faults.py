@@ -169,6 +169,7 @@ def _served(stage: Stage, queued: int) -> int:
     return queued - left + (len(stage.server.received("/graphql")) - 1 if graphql_errors else 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(FAULTS))
 def test_fault_through_the_whole_check(
     case: str,

@@ -88,6 +88,7 @@ def test_secondary_limit_with_an_overflowing_retry_after_date_is_unverified(
     _assert_survived(stage, stage.run())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("date", OVERFLOWING_DATES)
 def test_arxiv_503_with_an_overflowing_retry_after_date_is_unverified(
     date: str, make_stage: MakeStage
@@ -98,6 +99,7 @@ def test_arxiv_503_with_an_overflowing_retry_after_date_is_unverified(
     _assert_survived(stage, stage.run(), arxiv_ok=False)
 
 
+@pytest.mark.slow
 def test_rest_answering_202_again_and_again_is_unverified_within_the_budget(
     make_stage: MakeStage,
 ) -> None:
@@ -108,6 +110,7 @@ def test_rest_answering_202_again_and_again_is_unverified_within_the_budget(
     _assert_survived(stage, stage.run())
 
 
+@pytest.mark.slow
 @API
 def test_an_answer_that_cannot_be_decoded_is_unverified(
     graphql: bool, make_stage: MakeStage
@@ -119,6 +122,7 @@ def test_an_answer_that_cannot_be_decoded_is_unverified(
     _assert_survived(stage, stage.run())
 
 
+@pytest.mark.slow
 def test_a_connection_reset_through_the_interposer_is_a_reset(make_stage: MakeStage) -> None:
     """The queue keeps every field of a reply (it used to drop `reset`)."""
     stage = make_stage(False)
@@ -126,6 +130,7 @@ def test_a_connection_reset_through_the_interposer_is_a_reset(make_stage: MakeSt
     _assert_survived(stage, stage.run())
 
 
+@pytest.mark.slow
 @API
 def test_a_refused_connection_is_no_request_sent(
     graphql: bool, make_stage: MakeStage, monkeypatch: pytest.MonkeyPatch

@@ -99,6 +99,7 @@ def offline_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[t
     yield tmp_path, cache
 
 
+@pytest.mark.slow
 def test_no_network_at_all_is_unverified_exit_0_and_caches_nothing(
     offline_world: tuple[Path, Path], capsys: pytest.CaptureFixture[str], record: Record
 ) -> None:
@@ -262,6 +263,7 @@ class DripServer:
         self.sock.close()
 
 
+@pytest.mark.slow
 def test_slow_drip_links_cannot_starve_the_others(tmp_path: Path, record: Record) -> None:
     drip = DripServer()
     try:

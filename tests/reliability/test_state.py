@@ -54,6 +54,7 @@ def _integrity(path: Path) -> str:
         db.close()
 
 
+@pytest.mark.slow
 def test_two_runs_share_one_cache_at_once(
     tmp_path: Path,
     loopback: LoopbackServer,

@@ -17,7 +17,7 @@ REWRITING = pytest.mark.skipif(
 
 @REWRITING
 def test_committed_table_rows_are_the_suites_cases() -> None:
-    assert DOC.is_file(), "run CURATOR_WRITE_DOCS=1 python -m pytest tests/reliability"
+    assert DOC.is_file(), "run python -m tests.reliability.write_doc"
     assert documented(DOC.read_text(encoding="utf-8")) == declared()
 
 

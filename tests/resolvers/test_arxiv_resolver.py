@@ -95,6 +95,7 @@ def test_stale_cache_is_asked_again(env: Env) -> None:
     assert env.counter.get("cache_hits") == 0
 
 
+@pytest.mark.slow
 def test_spacing_between_requests_is_at_least_the_delay(env: Env) -> None:
     bases = ids(8)
     env.double.papers = papers(bases)
@@ -190,6 +191,7 @@ DRILLS: dict[str, list[str]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("faults", DRILLS.values(), ids=DRILLS.keys())
 def test_outage_ends_unverified_within_budget_and_caches_nothing(
     env: Env, faults: list[str]
@@ -211,6 +213,7 @@ def test_outage_ends_unverified_within_budget_and_caches_nothing(
     assert all(isinstance(o, Found) for o in env.run(subjects(bases)).values())
 
 
+@pytest.mark.slow
 def test_answer_that_stalls_after_its_headers_is_counted_once(env: Env) -> None:
     # Regression: the headers were counted, then the body's read timeout counted again.
     env.double.papers = papers(ids(2))
@@ -267,6 +270,7 @@ def test_a_partial_record_prints_nothing(env: Env, capsys: pytest.CaptureFixture
     assert captured.err == captured.out == ""
 
 
+@pytest.mark.slow
 def test_outage_of_one_batch_leaves_the_others_unasked(env: Env) -> None:
     bases = ids(6)
     env.double.papers = papers(bases)
@@ -287,6 +291,7 @@ def test_transient_failure_is_retried_then_found(env: Env, fault: str) -> None:
     assert env.counter.get("arxiv") == 2
 
 
+@pytest.mark.slow
 def test_retry_after_is_honoured(env: Env) -> None:
     env.double.papers = papers(ids(1))
     env.double.fail("429:1")

@@ -102,6 +102,7 @@ def test_titles_are_grouped_into_short_queries() -> None:
     assert [len(g) for g in batches(long)] == [1, 1, 1]
 
 
+@pytest.mark.slow
 def test_all_the_searches_of_a_run_share_one_service_budget(
     double: ArxivDouble, tmp_path: Path
 ) -> None:
@@ -136,6 +137,7 @@ def test_no_query_is_longer_than_the_bound_whatever_a_title_holds(
     assert len(sent.query["search_query"][0]) <= MAX_QUERY
 
 
+@pytest.mark.slow
 def test_a_vague_title_costs_only_itself_and_the_later_titles_are_still_asked(
     double: ArxivDouble, tmp_path: Path
 ) -> None:

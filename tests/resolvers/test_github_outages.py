@@ -152,6 +152,7 @@ def test_one_5xx_is_retried(loopback: LoopbackServer, tmp_path: Path, token: str
     assert len(clock.slept) == 1 and 0 <= clock.slept[0] <= 8
 
 
+@pytest.mark.slow
 @MODES
 def test_timeouts_are_unverified_within_budget(
     loopback: LoopbackServer, tmp_path: Path, token: str

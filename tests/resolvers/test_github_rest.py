@@ -74,6 +74,7 @@ def test_counts_cold_warm_and_within_ttl(loopback: LoopbackServer, tmp_path: Pat
     assert statuses == [""] * 7 + ["W/"] * 7
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "params"),
     [("timeout", {"seconds": 1.0}), ("reset", {}), ("html5xx", {}), ("secondary", {})],
@@ -133,6 +134,7 @@ def test_netrc_credentials_are_never_sent(
     assert all("authorization" not in r.headers for r in loopback.requests)
 
 
+@pytest.mark.slow
 def test_a_dripping_body_is_cut_at_the_timeout(loopback: LoopbackServer, tmp_path: Path) -> None:
     drip = Reply(200, {"Content-Type": "application/json"}, b'{"full_name": "a/b"}' * 20, drip=0.05)
     loopback._routes.insert(0, ("GET", "/repos/", lambda _req: drip))

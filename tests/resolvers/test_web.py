@@ -442,6 +442,7 @@ def test_timeout_is_unverified_quickly(tmp_path: Path, web: WebDouble) -> None:
     assert time.monotonic() - started < 2.0
 
 
+@pytest.mark.slow
 def test_budget_bounds_the_whole_run(tmp_path: Path, web: WebDouble) -> None:
     urls = [web.url(web.slow(f"/s{i}", 2.0)) for i in range(6)]
     resolver = make(tmp_path, timeout=10.0, service_budget=0.6, web_per_host=1)
@@ -453,6 +454,7 @@ def test_budget_bounds_the_whole_run(tmp_path: Path, web: WebDouble) -> None:
 
 
 # -- limits ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_per_host_concurrency_is_honoured(tmp_path: Path, web: WebDouble) -> None:
     urls = [web.url(web.slow(f"/c{i}", 0.25), "busy.test") for i in range(6)]
     resolver = make(tmp_path, web_per_host=2, web_concurrency=8)
@@ -461,6 +463,7 @@ def test_per_host_concurrency_is_honoured(tmp_path: Path, web: WebDouble) -> Non
     assert web.max_busy["busy.test"] == 2
 
 
+@pytest.mark.slow
 def test_global_concurrency_is_honoured(tmp_path: Path, web: WebDouble) -> None:
     urls = [web.url(web.slow(f"/{h}{i}", 0.25), f"{h}.test") for h in "abc" for i in range(3)]
     resolver = make(tmp_path, web_per_host=3, web_concurrency=4)
@@ -469,6 +472,7 @@ def test_global_concurrency_is_honoured(tmp_path: Path, web: WebDouble) -> None:
     assert max(web.max_busy.values()) <= 3
 
 
+@pytest.mark.slow
 def test_requests_to_one_host_are_spaced(tmp_path: Path, web: WebDouble) -> None:
     urls = [web.url(web.page(f"/q{i}"), "spaced.test") for i in range(4)]
     resolver = make(tmp_path, web_per_host=4, web_host_spacing=0.15)

@@ -68,6 +68,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return World(history_file.parent, batch_file, rules, known, result)
 
 
+@pytest.mark.slow
 def test_the_shipped_scorer_scores_the_batch_as_the_lock_box_would(world: World) -> None:
     # The same figures as the evaluation's own procedure: trained here, in ID order, on the
     # same history, scored on the same new records.
@@ -100,6 +101,7 @@ def test_records_the_history_holds_are_left_out_by_name(world: World) -> None:
     assert f"sha256 `{result.digest}` of the batch files." in page
 
 
+@pytest.mark.slow
 def test_the_batch_is_decided_by_the_scorer_file_not_a_retrained_one(
     world: World,
     tmp_path: Path,

@@ -93,6 +93,7 @@ def test_the_whole_committed_doc_regenerates_byte_for_byte() -> None:
     assert DOC.read_text(encoding="utf-8") == render(run(RULES, [SCOPE], True)), REGENERATE
 
 
+@pytest.mark.slow
 def test_no_include_is_excluded_or_in_likely_exclude(small: Report) -> None:
     rules = load_rules(RULES)
     assert small.sealed is not None

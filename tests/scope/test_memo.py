@@ -35,6 +35,7 @@ def _papers(limit: int = 400) -> list[PaperText]:
     ]
 
 
+@pytest.mark.slow
 def test_a_kept_decision_reads_back_as_the_same_decision(rules: ScopeRules) -> None:
     papers = _papers()
     decisions = [decide(p, rules) for p in papers]

@@ -63,6 +63,7 @@ def test_a_row_nested_past_the_recursion_limit_is_a_miss(rules: ScopeRules, tmp_
     assert kept.recall([paper]) == {}
 
 
+@pytest.mark.slow
 def test_a_run_on_a_cache_another_process_holds_waits_once(
     lst: Path,  # noqa: F811 - the fixture imported above
     monkeypatch: pytest.MonkeyPatch,

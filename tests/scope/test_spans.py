@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,7 @@ GROUPS = [
 WORDS = sorted({w for p in PATTERNS for w in p.source.replace("*", "").replace("-", " ").split()})
 
 
+@pytest.mark.slow
 def test_same_spans_on_every_labelled_abstract() -> None:
     records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))
     texts = [r["source_abstract"] for r in records if r.get("source_abstract")][:120]
@@ -59,6 +61,7 @@ def _every_pattern_everywhere(group: tuple[Pattern, ...], paper: PaperText) -> l
     return sorted(found, key=lambda h: (h.field != "title", h.start))
 
 
+@pytest.mark.slow
 def test_rule_hits_are_every_pattern_searched_everywhere() -> None:
     """Skipping a phrase whose words are not all in the text never drops a match."""
     records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))

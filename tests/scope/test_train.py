@@ -52,6 +52,7 @@ def _train(*args: str) -> int:
     return main(["scope", "train", *args, "--rules", str(RULES)])
 
 
+@pytest.mark.slow
 def test_the_shipped_scorer_is_what_the_documented_command_writes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -113,6 +114,7 @@ def test_contradicting_records_are_refused(
     assert "is exclude here but include at" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_training_needs_both_decisions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     only = [r for r in _records() if r["decision"] == "exclude"]
     assert _train(str(_write(tmp_path, only)), "--out", str(tmp_path / "s.json")) == 2
@@ -132,6 +134,7 @@ def _development(step: int) -> list[Any]:
     return development[::step]
 
 
+@pytest.mark.slow
 def test_training_fits_both_views_and_their_stack_or_the_signals_alone() -> None:
     records, rules = _development(3), load_rules(RULES)
     both = train(records, rules)
@@ -189,6 +192,7 @@ def test_the_threshold_is_the_lowest_score_at_the_precision() -> None:
     assert threshold(items, [0.1] * 6, 0.95) == 0.99  # never reached: include nothing
 
 
+@pytest.mark.slow
 def test_the_default_rules_are_found_like_the_check_finds_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -72,6 +72,7 @@ def _write(folder: Path, list_key: str, rows: list[Any], flow: bool | None) -> P
     return path
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(LISTS),

@@ -117,6 +117,7 @@ def test_import_keeps_what_each_layout_gives(tmp_path: Path) -> None:
 PARSE_LIMIT = 4.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", LAYOUTS)
 def test_five_thousand_entries_in_each_layout_parse_quickly(kind: str, tmp_path: Path) -> None:
     doc = tmp_path / "README.md"

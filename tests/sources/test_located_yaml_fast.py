@@ -125,6 +125,7 @@ def _same(text: str) -> None:
     assert _outcome(text, careful=False) == _outcome(text, careful=True), text
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values, st.booleans(), st.integers(1, 4))
 def test_dumped_values_read_the_same(value: Any, flow: bool, indent: int) -> None:
@@ -133,6 +134,7 @@ def test_dumped_values_read_the_same(value: Any, flow: bool, indent: int) -> Non
         _same(yaml.safe_dump(doc, default_flow_style=flow, indent=indent + 1, sort_keys=False))
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(TOKENS), max_size=30))
 def test_token_soup_reads_the_same(tokens: list[str]) -> None:
@@ -209,6 +211,7 @@ def test_an_ordinary_catalogue_takes_the_fast_paths(title: str) -> None:
         assert construct(node, "f.yaml")["papers"][0]["tags"] == ["a", 1]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(values, max_size=6), st.sampled_from([False, None]))
 def test_item_lines_are_the_lines_line_of_gives(items: list[Any], flow: bool | None) -> None:

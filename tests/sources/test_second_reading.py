@@ -30,6 +30,7 @@ def _base_of(text: str) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("doc", DOCUMENTS, ids=lambda p: p.name)
 def test_entries_are_those_of_the_full_reading(doc: Path) -> None:
     text = doc.read_text(encoding="utf-8")
@@ -39,6 +40,7 @@ def test_entries_are_those_of_the_full_reading(doc: Path) -> None:
         assert entries_of("README.md", version) == sorted(full, key=lambda e: e.source.line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("doc", DOCUMENTS, ids=lambda p: p.name)
 def test_a_base_read_after_its_head_reads_as_when_read_alone(doc: Path) -> None:
     head = doc.read_text(encoding="utf-8")

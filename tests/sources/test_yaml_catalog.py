@@ -47,6 +47,7 @@ ids = st.one_of(
 spellings = st.sampled_from(["{}", "arXiv:{}", " {} ", "https://arxiv.org/pdf/{}", "{}.pdf"])
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(ids, spellings)
 def test_the_link_of_an_arxiv_field_is_what_link_for_makes_of_its_url(

@@ -56,6 +56,7 @@ def test_round_trip_keeps_every_paper_and_project(doc: Path, tmp_path: Path) -> 
     assert (rendered.papers, rendered.projects) == (result.papers, result.projects)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("doc", SAMPLE_DOCS, ids=SAMPLE_IDS)
 def test_imported_folder_has_the_documents_subjects(doc: Path, tmp_path: Path) -> None:
     import_document(doc, tmp_path / "data")

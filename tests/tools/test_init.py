@@ -105,6 +105,7 @@ def test_existing_rules_are_kept(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert (repo / "rules" / "links.yaml").read_text() == "allow: []\n"
 
 
+@pytest.mark.slow
 def test_odd_inputs_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Inputs go into YAML as they are: only plain path characters."""
     repo = readme_list(tmp_path / "list")

@@ -109,6 +109,7 @@ def _json_decoding_calls(path: Path) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_every_json_read_goes_through_json_text() -> None:
     """One reader: a new `json.loads` elsewhere would bring the RecursionError back."""
     found = [

@@ -37,6 +37,7 @@ def _run(seconds: float, delay: float, **kw: object) -> str:
     return stream.getvalue()
 
 
+@pytest.mark.slow
 def test_a_slow_run_shows_counts_then_erases_them() -> None:
     drawn = _run(seconds=0.6, delay=0.05)
     assert "arxiv" in drawn and "0/3 subjects" in drawn and "2 requests sent" in drawn

@@ -88,6 +88,7 @@ def sticky(github: FakeGitHubPulls) -> str:
     return str(comment["body"])
 
 
+@pytest.mark.slow
 def test_same_repo_pull_request_gets_the_date_as_a_suggestion(world: dict[str, Any]) -> None:
     runner, github = world["runner"], world["github"]
     github.add_pull(REPO, 7, world["head"], base_sha=world["base"])
@@ -104,6 +105,7 @@ def test_same_repo_pull_request_gets_the_date_as_a_suggestion(world: dict[str, A
     assert job.outputs["review-url"] == review["html_url"]
 
 
+@pytest.mark.slow
 def test_fork_pull_request_gets_its_suggestion_from_the_comment_workflow(
     world: dict[str, Any],
 ) -> None:
@@ -141,6 +143,7 @@ def turn_on_the_fix(repo: Path) -> None:
     path.write_text(text.replace("contents: read # write", "contents: write #"), "utf-8")
 
 
+@pytest.mark.slow
 def test_two_nightly_runs_one_fix_pull_request_closed_when_clean(world: dict[str, Any]) -> None:
     runner, github, repo = world["runner"], world["github"], world["repo"]
     turn_on_the_fix(repo)

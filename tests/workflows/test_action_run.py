@@ -174,6 +174,7 @@ def ours(github: FakeGitHub) -> list[dict[str, Any]]:
     return [c for c in github.comments_on(REPO, 7) if markdown.MARKER in c["body"]]
 
 
+@pytest.mark.slow
 def test_pr_mode_checks_the_added_entry_and_keeps_one_comment(world: dict[str, Any]) -> None:
     """Two runs of curator-pr on a PR from this repository: only the added paper is asked
     and reported, the job fails on its error, and one comment is created then kept."""
@@ -207,6 +208,7 @@ def test_pr_mode_checks_the_added_entry_and_keeps_one_comment(world: dict[str, A
     assert not (runner.store / "artifacts").exists()  # commented directly: nothing left over
 
 
+@pytest.mark.slow
 def test_a_token_that_cannot_write_leaves_the_report(world: dict[str, Any]) -> None:
     """A PR from this repository whose job lacks pull-requests: write: a warning, and the
     report is left for the comment workflow as for a fork; findings still fail the job."""
@@ -220,6 +222,7 @@ def test_a_token_that_cannot_write_leaves_the_report(world: dict[str, Any]) -> N
     assert ours(github) == []
 
 
+@pytest.mark.slow
 def test_fork_pr_leaves_the_report_and_comment_mode_posts_it(world: dict[str, Any]) -> None:
     """A fork's run posts nothing and leaves the artifact; curator-comment, on workflow_run,
     finds the PR by its head commit and posts the comment; a second round edits that one."""
@@ -253,6 +256,7 @@ def test_a_cancelled_or_push_run_comments_nothing(world: dict[str, Any]) -> None
     assert done.success and done.log == ""
 
 
+@pytest.mark.slow
 def test_audit_twice_one_issue_then_closed_when_clean(world: dict[str, Any]) -> None:
     """curator-nightly on schedule: opens one issue, updates it (the cache saved by the first
     run answers the second), and closes it once the list is clean."""
@@ -271,6 +275,7 @@ def test_audit_twice_one_issue_then_closed_when_clean(world: dict[str, Any]) -> 
     assert issue["state"] == "closed" and "audit issue closed" in job.log
 
 
+@pytest.mark.slow
 def test_discover_weekly_keeps_one_new_papers_issue(
     tmp_path: Path, loopback: LoopbackServer
 ) -> None:
