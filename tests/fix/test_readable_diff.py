@@ -1,4 +1,3 @@
-# ruff: noqa: E501 - Markdown table rows are one line each
 """Issue 32 item 6: a fix preview a maintainer can read.
 
 `fix --diff` on a terminal marks the changed words inside their line with a little context
