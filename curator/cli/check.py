@@ -114,7 +114,9 @@ def run_check(args: argparse.Namespace) -> int:
     if form is Format.JSON:
         _write_json(prepared.report, options.output, fixes if args.suggest else None)
     else:
-        preview = _preview(prepared, fixes, options.changed_since)
+        # The review's count is the comment's (markdown) alone: text lists every fix.
+        ref = options.changed_since if form is Format.MARKDOWN else None
+        preview = _preview(prepared, fixes, ref)
         emit(prepared.report, options.format, options.output, display_of(args), preview)
     return exit_status(prepared.report, options.fail_on)
 
