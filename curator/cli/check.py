@@ -13,7 +13,9 @@ from curator.codes import UNVERIFIED
 from curator.model import FailOn, Format, Report, Severity
 
 if TYPE_CHECKING:
+    from curator.fix.run import Prepared
     from curator.fix.suggest import Suggestion
+    from curator.report.text import Preview
 
 #: The `choices` of `--format` and `--fail-on`, from their enums.
 FORMAT_CHOICES = [f.value for f in Format]
@@ -121,7 +123,7 @@ def run_check(args: argparse.Namespace) -> int:
     return exit_status(prepared.report, options.fail_on)
 
 
-def _preview(prepared: Any, fixes: Sequence[Suggestion], ref: str | None) -> Any:
+def _preview(prepared: Prepared, fixes: Sequence[Suggestion], ref: str | None) -> Preview:
     """What the pull request gets besides the report: each planned fix as a line
     (`path:line: code old → new`) and, in pull-request mode, the review's count."""
     from curator.fix.output import change_lines
@@ -179,7 +181,7 @@ def emit(report: Report, fmt: str, output: str, display: Any = None, preview: An
         sys.stdout.write(text)
 
 
-def _write_text(report: Report, output: str, display: Any, preview: Any = None) -> None:
+def _write_text(report: Report, output: str, display: Any, preview: Preview | None = None) -> None:
     """The text report on stdout as `display` says, or to `output` plain and unstyled."""
     from dataclasses import replace
 
