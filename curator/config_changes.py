@@ -6,6 +6,12 @@ its run. Its changes to them are still changes a maintainer should see before me
 decide every later run), so each is reported at the file, with the changed lines as
 evidence. The severity is the base's to set (`severity` in its `[tool.curator]`), never the
 pull request's.
+
+The pull request's side is the files git tracks (TrackedTree): a pull request is commits, so a
+file no commit or index holds (curator init's starter files before `git add`, an editor's
+backup) is none of its changes. A local run compares the base with the tracked files as they
+are on disk: committed, staged or edited and not yet committed (what the next commit holds,
+as entries of the checked files are compared as they are on disk).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import posixpath
 import tomllib
 from pathlib import Path
 
+from curator import git
 from curator.config_files import ConfigFiles, WorkingTree, config_files
 from curator.context import CheckContext
 from curator.errors import InputError
@@ -42,7 +49,7 @@ def config_changes(ctx: CheckContext) -> list[Finding]:
     if not options.changed_since:
         return []
     root = Path(options.root)
-    base, tree = config_files(root, options.changed_since), WorkingTree(root)
+    base, tree = config_files(root, options.changed_since), TrackedTree(root)
     base.prefetch(["pyproject.toml"])
     findings = _settings(ctx, base, tree)
     base_files, folder = rules_place(options, base)
@@ -53,6 +60,35 @@ def config_changes(ctx: CheckContext) -> list[Finding]:
         for rel in rules:
             findings += _compared(ctx, base, tree, rel, "the rules file")
     return findings
+
+
+class TrackedTree(WorkingTree):
+    """The working tree's files that git tracks (in the index: committed or staged); an
+    untracked file reads as none. Each folder is listed once (one `git ls-files` call)."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self._listed: dict[str, frozenset[str]] = {}
+
+    def tracks(self, rel: str) -> bool:
+        """True when the index holds the file at `rel` (relative to the top level)."""
+        folder = posixpath.dirname(posixpath.normpath(rel))
+        if folder not in self._listed:
+            found = git.tracked([folder or "."], self.root)
+            self._listed[folder] = frozenset(p for p in found if posixpath.dirname(p) == folder)
+        return posixpath.normpath(rel) in self._listed[folder]
+
+    def read(self, rel: str) -> str | None:
+        """The file's text when git tracks it, else None."""
+        return super().read(rel) if self.tracks(rel) else None
+
+    def names(self, rel: str) -> list[str]:
+        """The tracked files' names in the folder."""
+        return [n for n in super().names(rel) if self.tracks(posixpath.join(rel, n))]
+
+    def is_link(self, rel: str) -> bool:
+        """A tracked symbolic link on disk."""
+        return super().is_link(rel) and self.tracks(rel)
 
 
 def _settings(ctx: CheckContext, base: ConfigFiles, tree: WorkingTree) -> list[Finding]:

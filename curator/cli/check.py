@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curator.codes import UNVERIFIED
-from curator.errors import UsageError
 from curator.model import FailOn, Format, Report, Severity
 
 if TYPE_CHECKING:
+    from curator.fix.run import Prepared
     from curator.fix.suggest import Suggestion
+    from curator.report.text import Preview
 
 #: The `choices` of `--format` and `--fail-on`, from their enums.
 FORMAT_CHOICES = [f.value for f in Format]
@@ -31,8 +32,9 @@ def add_check(sub: Any) -> None:
     p.add_argument(
         "--suggest",
         action="store_true",
-        help="plan the fixes and add them to the JSON report as `fixes` (one-click "
-        "suggestions for `curator comment`)",
+        help="search arXiv by title for wrong IDs and plan the fixes: listed in text and "
+        "markdown, the `fixes` array of JSON (one-click suggestions for `curator comment`); "
+        "on by default with --changed-since but for JSON's `fixes`",
     )
     add_display_options(p)
     add_check_options(p)
@@ -91,24 +93,55 @@ def options_from(args: argparse.Namespace) -> Any:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """`curator check`: run the pipeline (and plan the fixes with `--suggest`), write the
-    report, return the exit status."""
+    """`curator check`: run the pipeline, write the report, return the exit status.
+
+    In pull-request mode (`--changed-since`), and with `--suggest`, the run is the one the
+    pull request's job makes: arXiv's title search names the right ID of a wrong one, and
+    the fixes are planned. Every format then shows what the pull request gets: text lists
+    each suggested fix, markdown is the comment (with its count of one-click suggestions),
+    and `--suggest` adds the `fixes` array to JSON."""
     from curator import pipeline
 
     options = options_from(args)
-    if not args.suggest:
+    if not (args.suggest or options.changed_since):
         report = pipeline.check(options)
         emit(report, options.format, options.output, display_of(args))
         return exit_status(report, options.fail_on)
-    if Format(options.format) is not Format.JSON:
-        raise UsageError("--suggest adds `fixes` to the JSON report: give --format json")
     from curator.fix.run import prepare
     from curator.fix.suggest import suggestions
 
     prepared = prepare(options)
     fixes = suggestions(prepared.plan.fixes(unsafe=True), prepared.plan.unsafe)
-    _write_json(prepared.report, options.output, fixes)
+    form = Format(options.format)
+    if form is Format.JSON:
+        _write_json(prepared.report, options.output, fixes if args.suggest else None)
+    else:
+        # The review's count is the comment's (markdown) alone: text lists every fix.
+        ref = options.changed_since if form is Format.MARKDOWN else None
+        preview = _preview(prepared, fixes, ref)
+        emit(prepared.report, options.format, options.output, display_of(args), preview)
     return exit_status(prepared.report, options.fail_on)
+
+
+def _preview(prepared: Prepared, fixes: Sequence[Suggestion], ref: str | None) -> Preview:
+    """What the pull request gets besides the report: each planned fix as a line
+    (`path:line: code old → new`) and, in pull-request mode, the review's count."""
+    from curator.fix.output import change_lines
+    from curator.report.text import Preview
+
+    lines = change_lines(prepared.plan.fixes(unsafe=True))
+    risky = {id(e) for fix in prepared.plan.unsafe for e in fix.edits}
+    marks = [
+        "unsafe" if id(edit) in risky else ""
+        for fix in prepared.plan.fixes(unsafe=True)
+        for edit in sorted(fix.edits, key=lambda e: e.start)
+    ]
+    suggested = None
+    if ref and fixes:
+        from curator.fix.preview import review_preview
+
+        suggested = review_preview(fixes, ref, Path.cwd())
+    return Preview(tuple(lines), tuple(marks), suggested)
 
 
 def display_of(args: argparse.Namespace) -> Any:
@@ -118,9 +151,10 @@ def display_of(args: argparse.Namespace) -> Any:
     return detect(sys.stdout, getattr(args, "color", "auto"), bool(getattr(args, "verbose", False)))
 
 
-def emit(report: Report, fmt: str, output: str, display: Any = None) -> None:
+def emit(report: Report, fmt: str, output: str, display: Any = None, preview: Any = None) -> None:
     """Render `report` as `fmt` to `output` (or stdout); `github` also writes the summary.
-    `display` (a terminal.Display) shapes the text format on stdout; a file gets no colour."""
+    `display` (a terminal.Display) shapes the text format on stdout; a file gets no colour.
+    `preview` (a text.Preview): the planned fixes and the review's count (pull-request mode)."""
     from curator.report.interface import renderer
 
     form = Format(fmt)
@@ -128,9 +162,13 @@ def emit(report: Report, fmt: str, output: str, display: Any = None) -> None:
         _write_json(report, output)
         return
     if form is Format.TEXT:
-        _write_text(report, output, display)
+        _write_text(report, output, display, preview)
         return
     ctx = _render_context(report)
+    if preview is not None and preview.suggested is not None:
+        from dataclasses import replace
+
+        ctx = replace(ctx, suggested=preview.suggested)
     text = renderer(form)(report, ctx)
     if form is Format.GITHUB:
         _github_summary(report)
@@ -143,7 +181,7 @@ def emit(report: Report, fmt: str, output: str, display: Any = None) -> None:
         sys.stdout.write(text)
 
 
-def _write_text(report: Report, output: str, display: Any) -> None:
+def _write_text(report: Report, output: str, display: Any, preview: Preview | None = None) -> None:
     """The text report on stdout as `display` says, or to `output` plain and unstyled."""
     from dataclasses import replace
 
@@ -151,12 +189,12 @@ def _write_text(report: Report, output: str, display: Any) -> None:
 
     shown = display or terminal.detect(sys.stdout)
     if not output:
-        sys.stdout.write(text.render(report, None, shown))
+        sys.stdout.write(text.render(report, None, shown, preview))
         return
     plain = replace(terminal.detect(None, terminal.ColorChoice.NEVER), verbose=shown.verbose)
     path = Path(output)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text.render(report, None, plain), encoding="utf-8")
+    path.write_text(text.render(report, None, plain, preview), encoding="utf-8")
 
 
 def _write_json(report: Report, output: str, fixes: Sequence[Suggestion] | None = None) -> None:

@@ -42,7 +42,9 @@ def add_render(sub: Any) -> None:
     p.add_argument("--readme", default="README.md", metavar="FILE", help="document to write")
     p.add_argument("--check", action="store_true", help="exit 1 when the document is not current")
     p.add_argument(
-        "--append", action="store_true", help="add whole sections to a document without markers"
+        "--append",
+        action="store_true",
+        help="add whole sections, in the document's own layout, to a document without markers",
     )
     p.set_defaults(run=run_render)
 

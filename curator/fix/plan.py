@@ -12,13 +12,17 @@ import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
-from curator.fix import doc_edits, yaml_edits
+from curator.fix import yaml_edits
 from curator.fix.model import Edit, FileFix, apply, narrowed
 from curator.fix.values import Want, want_of
 from curator.fix.verify import misread, read_entries
 from curator.model import Entry, Finding, Report
 from curator.sources.reading import is_catalogue
+
+if TYPE_CHECKING:  # the document locator (markdown-it) is imported when a document has a fix
+    from curator.fix import doc_edits
 
 
 @dataclass(frozen=True)
@@ -119,11 +123,13 @@ def _by_place(entries: Iterable[Entry]) -> dict[tuple[str, int], list[Entry]]:
     return out
 
 
-Reader = doc_edits.DocText | yaml_edits.CatalogText
+Reader: TypeAlias = "doc_edits.DocText | yaml_edits.CatalogText"
 
 
 def _readers(texts: Mapping[str, str], befores: Mapping[str, list[Entry]]) -> dict[str, Reader]:
     """A locator per file: the catalogue's items, or the document's entry lines."""
+    if not all(is_catalogue(file) for file in texts):
+        from curator.fix import doc_edits
     return {
         file: yaml_edits.CatalogText(file, text)
         if is_catalogue(file)
@@ -149,6 +155,8 @@ def _locate(
     if isinstance(reader, yaml_edits.CatalogText):
         edits = yaml_edits.edits_for(reader, want, entry, finding)
     else:
+        from curator.fix import doc_edits
+
         edits = doc_edits.edits_for(reader, want, entry, finding)
     changes = tuple(narrowed(e) for e in edits or () if e.old != e.new)
     return _Located(finding, entry, want, changes) if changes else None

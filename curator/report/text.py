@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from itertools import groupby
 
 from rich.text import Text
@@ -17,27 +18,59 @@ from rich.text import Text
 from curator.codes import UNVERIFIED
 from curator.model import Finding, Kind, Report, Severity
 from curator.report import terminal as t
+from curator.report.context import Suggested
 from curator.report.terminal import Display
 
+#: How a fix that `curator fix` makes only with `--unsafe` is marked (another paper's ID).
+UNSAFE_MARK = "unsafe"
 
-def render(report: Report, ctx: object = None, display: Display | None = None) -> str:
+
+@dataclass(frozen=True)
+class Preview:
+    """What a pull request gets besides its findings: each planned fix as one inert line
+    (`path:line: code old → new`, fix.output.change_lines), `marks` beside them ("unsafe"
+    or ""), and the review's count of one-click suggestions (pull-request mode)."""
+
+    fixes: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
+    suggested: Suggested | None = None
+
+
+def render(
+    report: Report,
+    ctx: object = None,
+    display: Display | None = None,
+    preview: Preview | None = None,
+) -> str:
     """The report as terminal text (plain, 80 columns, compact unless `display` says else)."""
     shown = display or Display()
-    return t.write(lines(report, shown), shown)
+    return t.write(lines(report, shown, preview), shown)
 
 
-def lines(report: Report, display: Display) -> Iterator[Text]:
+def lines(report: Report, display: Display, preview: Preview | None = None) -> Iterator[Text]:
     """Every line of the text report, each at most `display.width` cells wide."""
     for i, (_, findings) in enumerate(_by_file(report.findings, display.cwd)):
         if i:
             yield Text()
         for finding in findings:
             yield from finding_lines(finding, display)
+    if preview is not None and preview.fixes:
+        yield from fix_lines(preview, display)
     if display.verbose:
         yield from _entry_lines(report, display)
     for note in report.notes:  # few, and each may say what to do: never clipped
         yield from t.wrap(Text(f"note: {t.relative_in(t.inert(note), display.cwd)}"), display.width)
     yield from t.wrap(summary_text(report, display.verbose), display.width)
+
+
+def fix_lines(preview: Preview, display: Display) -> Iterator[Text]:
+    """`Suggested fixes:`, then one line per fix, as `curator fix -v` lists them."""
+    yield Text()
+    yield Text("Suggested fixes (one-click suggestions on the pull request; `curator fix` "
+               "writes them):", "bold")  # fmt: skip
+    for line, mark in zip(preview.fixes, preview.marks, strict=False):
+        said = f"{line} (another paper's ID: `curator fix --unsafe` writes it)" if mark else line
+        yield from _under(Text(t.relative_in(said, display.cwd), t.SUGGESTION_STYLE), display.width)
 
 
 def _by_file(findings: Iterable[Finding], cwd: str) -> Iterator[tuple[str, list[Finding]]]:

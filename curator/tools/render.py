@@ -1,9 +1,14 @@
 """`curator render`: the list sections of README.md regenerated from the catalogue in data/.
 
 Only the text between `<!-- curator:begin SECTION -->` and `<!-- curator:end SECTION -->` is
-rewritten; prose stays as it is. Sections of data/ without markers are appended at the end,
-so nothing in the catalogue is left out. Papers are the list's two-row HTML table (date, title,
-tag badges, links; then the summary bullets), newest first; projects a Markdown table.
+rewritten; prose stays as it is. Sections of data/ without markers are appended at the end
+when asked (`--append`), so nothing in the catalogue is left out. Each section keeps the
+layout the document already uses (render_layout.detect): the section's own entries decide,
+else the document's; a Markdown list stays a list, a pipe table a pipe table, and the home
+list's two-row HTML table (date, title, tag badges, links; then the summary bullets) with its
+Markdown project table stays that, which is also the layout of a document with no entries
+yet. Papers are newest first. A document whose entries stand in a layout render does not
+write (headings, paragraphs) gets no appended section: render refuses (exit 2).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from curator.model import Entry, Kind
 from curator.sources.text import read_text
 from curator.sources.yaml_catalog import CatalogSource
 from curator.tools.render_html import paper_table, project_table
+from curator.tools.render_layout import Layout, bullet_of, detect, list_block, pipe_block
 
 # One marker comment on one line; matched per line, never over the whole document.
 _MARKER = re.compile(r"^\s*<!--\s*curator:(begin|end)\s+(.+?)\s*-->\s*$")
@@ -51,7 +57,8 @@ def render(
     )
     old = read_text(readme) if readme.exists() else ""
     groups = group(entries)
-    text, used = fill_markers(old, groups, readme.as_posix())
+    shape = Shape(detect(old.splitlines()), bullet_of(old.splitlines()))
+    text, used = fill_markers(old, groups, readme.as_posix(), shape)
     if old.strip() and not used and not append:
         raise UsageError(
             f"{readme.as_posix()} has no `<!-- curator:begin SECTION -->` markers, so render "
@@ -59,7 +66,14 @@ def render(
             "where the sections belong (see the README), or pass --append to add them at the end"
         )
     added = tuple(name for name in groups if name not in used)
-    text = append_sections(text, {name: groups[name] for name in added})
+    if added and shape.layout is Layout.OTHER:
+        raise UsageError(
+            f"{readme.as_posix()}: its entries are in none of the layouts render writes (a "
+            "Markdown list, a pipe table, an HTML table), so appending would impose a foreign "
+            f"one; nothing was changed. Add `<!-- curator:begin SECTION -->` markers for "
+            f"{', '.join(added)} where they belong"
+        )
+    text = append_sections(text, {name: groups[name] for name in added}, shape)
     papers = sum(1 for e in entries if e.kind is Kind.PAPER)
     text = count_badges(text, papers, len(entries) - papers)
     changed = text != old
@@ -76,21 +90,46 @@ def group(entries: tuple[Entry, ...]) -> dict[str, list[Entry]]:
     return out
 
 
-def section_block(entries: list[Entry]) -> list[str]:
-    """The generated lines of one section: papers newest first, then projects."""
+@dataclass(frozen=True)
+class Shape:
+    """The document's layout (None: no entries yet, OTHER: one render does not write) and
+    the bullet of its list items."""
+
+    layout: Layout | None = None
+    bullet: str = "-"
+
+    def written(self) -> Layout:
+        """The layout new sections get: the document's, else the home list's HTML."""
+        return self.layout if self.layout in (Layout.LIST, Layout.PIPE) else Layout.HTML
+
+
+def section_block(
+    entries: list[Entry], layout: Layout = Layout.HTML, bullet: str = "-"
+) -> list[str]:
+    """The generated lines of one section in `layout`: papers newest first, then projects."""
     papers = [e for e in entries if e.kind is Kind.PAPER]
     projects = [e for e in entries if e.kind is Kind.PROJECT]
+    papers = sorted(papers, key=lambda e: e.date, reverse=True)
+    if layout is Layout.LIST:
+        return list_block(papers, projects, bullet)
+    if layout is Layout.PIPE:
+        return pipe_block(papers, projects)
     lines: list[str] = []
     if papers:
-        lines += paper_table(sorted(papers, key=lambda e: e.date, reverse=True))
+        lines += paper_table(papers)
     if projects:
         lines += ["", *project_table(projects), ""]
     return lines
 
 
-def fill_markers(text: str, groups: dict[str, list[Entry]], file: str) -> tuple[str, set[str]]:
-    """Replace every marked block; return the text and the sections that had markers."""
+def fill_markers(
+    text: str, groups: dict[str, list[Entry]], file: str, shape: Shape | None = None
+) -> tuple[str, set[str]]:
+    """Replace every marked block, each in the layout of the entries it held (else the
+    document's); return the text and the sections that had markers."""
+    shape = shape or Shape()
     out: list[str] = []
+    inside: list[str] = []
     used: set[str] = set()
     open_name, open_line = "", 0
     for number, line in enumerate(text.splitlines(), start=1):
@@ -101,27 +140,38 @@ def fill_markers(text: str, groups: dict[str, list[Entry]], file: str) -> tuple[
                 raise InputError(
                     f"marker for {name!r} opened twice or inside another", file, number
                 )
-            open_name, open_line = name, number
+            open_name, open_line, inside = name, number, []
             used.add(name)
-            out += [line, *section_block(groups.get(name, []))]
+            out.append(line)
         elif kind == "end":
             if name != open_name:
                 raise InputError(f"end marker for {name!r} has no begin", file, number)
+            own = detect(inside)
+            layout = own if own in (Layout.LIST, Layout.PIPE, Layout.HTML) else shape.written()
+            bullet = bullet_of(inside) if own is Layout.LIST else shape.bullet
+            out += [*section_block(groups.get(open_name, []), layout, bullet), line]
             open_name = ""
-            out.append(line)
-        elif not open_name:
+        elif open_name:
+            inside.append(line)
+        else:
             out.append(line)
     if open_name:
         raise InputError(f"begin marker for {open_name!r} is never ended", file, open_line)
     return "\n".join(out) + ("\n" if out else ""), used
 
 
-def append_sections(text: str, groups: dict[str, list[Entry]]) -> str:
-    """Add a marked section for each group that README does not have yet."""
+def append_sections(text: str, groups: dict[str, list[Entry]], shape: Shape | None = None) -> str:
+    """Add a marked section for each group that README does not have yet, in the
+    document's layout."""
+    shape = shape or Shape()
+    layout = shape.written()
     lines = text.splitlines() or ["# Awesome list", "", *count_badge_lines()]
     for name, entries in groups.items():
         begin, end = f"<!-- curator:begin {name} -->", f"<!-- curator:end {name} -->"
-        if any(e.kind is Kind.PAPER for e in entries):
+        if layout is not Layout.HTML:
+            block = section_block(entries, layout, shape.bullet)
+            lines += ["", f"## {name}", "", begin, *block, end]
+        elif any(e.kind is Kind.PAPER for e in entries):
             summary = f"<summary><strong>{escape(name, quote=False)}</strong></summary>"
             lines += ["", "<details>", summary, begin, *section_block(entries), end, "</details>"]
         else:

@@ -89,10 +89,15 @@ def test_diff_writes_nothing_and_sends_the_summary_to_stderr(world: World) -> No
 
 
 def test_only_limits_the_fix_and_an_unknown_code_is_bad_usage(world: World) -> None:
+    """`--only repo-moved` asks GitHub alone (no other service can give that fix); with
+    `--all-checks` every service is asked, and what they find is left."""
     ran = world.fix("--only", "repo-moved")
-    assert ran.status == 1
-    assert "Fixed 1 finding in 1 file (4 left" in ran.out
+    assert ran.status == 0
+    assert "Fixed 1 finding in 1 file; 1 GitHub request in " in ran.out
     assert "letta-ai/letta" in world.text() and RETITLED not in world.text()
+    again = world.fix("--only", "arxiv-title-mismatch", "--all-checks")
+    assert again.status == 1
+    assert "Fixed 1 finding in 1 file (3 left" in again.out and RETITLED in world.text()
     bad = world.fix("--only", "repo-moved,no-such-code")
     assert bad.status == 2
     assert bad.err.strip() == "curator: error: --only: unknown finding code no-such-code"
