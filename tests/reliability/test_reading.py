@@ -22,6 +22,7 @@ from tests.reliability.world import Run, run_cli
 CASES = {
     "markdown-ten-nested-list-markers": "attack",
     "markdown-blockquote-19-deep": "attack",
+    "yaml-unicode-line-breaks-in-a-title": "attack",
 }
 
 KNOWN = "MemoryBank: Enhancing Large Language Models with Long-Term Memory"
@@ -89,3 +90,64 @@ def test_a_paper_after_an_over_deep_line_is_checked(
         refused=1,
         seconds=pull.elapsed + audit.elapsed,
     )
+
+
+def _catalogue(title: str, last_date: str) -> str:
+    """Three papers; the first one's title is `title`, the last one's date `last_date`."""
+    rows = [(title, "2305.10250", "2023-05"), ("Untouched Paper", "2305.10251", "2023-05"),
+            ("Changed Paper", "2305.10252", last_date)]  # fmt: skip
+    items = "".join(
+        f'  - title: "{name}"\n    arxiv: "{base}"\n    date: "{date}"\n'
+        for name, base, date in rows
+    )
+    return "section: Memory\npapers:\n" + items
+
+
+@pytest.mark.parametrize("brk", ["\u2028", "\u2029", "\x85", "\r"], ids=["LS", "PS", "NEL", "CR"])
+def test_line_breaks_in_a_title_move_no_later_entry(
+    brk: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    loopback: LoopbackServer,
+    record: Record,
+) -> None:
+    title = "A Title" + brk * 6 + "With Six Line Breaks"
+    papers = {"2305.10250": "A Title With Six Line Breaks", "2305.10251": "Untouched Paper",
+              "2305.10252": "Changed Paper"}  # fmt: skip
+    double = ArxivDouble({b: Paper(b, t, published="2023-05-10T12:00:00Z")
+                          for b, t in papers.items()})  # fmt: skip
+    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
+    monkeypatch.setenv("CURATOR_ARXIV_DELAY", "0")
+    _git(tmp_path, "init", "-q", "-b", "main")
+    (tmp_path / "data").mkdir()
+    catalogue = tmp_path / "data" / "papers.yaml"
+    catalogue.write_bytes(_catalogue(title, "2023-05").encode())
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "base")
+    catalogue.write_bytes(_catalogue(title, "someday").encode())  # line 11 only
+    _git(tmp_path, "commit", "-qam", "pull request")
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "report.json"
+    run = run_cli(
+        ["check", "data", "--changed-since", "HEAD~1", "--format", "json", "--output", str(out),
+         "--skip", "github,web,scope", "--no-cache", "--fail-on", "error"],
+        capsys, out,
+    )  # fmt: skip
+    assert run.status == 1, run.report
+    assert {f["code"] for f in run.report["findings"]} == {"entry-invalid"}
+    invalid = [f for f in run.report["findings"] if f["code"] == "entry-invalid"]
+    assert [(f["subject"], f["source"]["line"]) for f in invalid] == [("arxiv:2305.10252", 9)]
+    assert invalid[0]["evidence"].startswith("line 11: date: 'someday'")
+    # Only the changed entry is checked: not the untouched one the shifted lines pointed at.
+    checked = [(e["subject"], e["source"]["line"]) for e in run.report["entries"]]
+    assert checked == [("arxiv:2305.10252", 9)]
+    if brk == "\u2028":
+        record(
+            "yaml-unicode-line-breaks-in-a-title",
+            "exit 1, entry-invalid of the changed entry at its git line; only it is checked "
+            "(U+2028, U+2029, U+0085, lone CR)",
+            hostile=4,
+            refused=4,
+            seconds=run.elapsed,
+        )
