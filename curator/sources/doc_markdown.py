@@ -11,6 +11,7 @@ their first line, for `doc_html`; HTML comments never reach either side.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -313,7 +314,7 @@ FLAT_FROM = 18
 _CONTAINERS = {"blockquote", "list"}
 
 
-def _flat_rule(md: MarkdownIt) -> Any:
+def _flat_rule(md: MarkdownIt) -> Callable[[StateBlock, int, int, bool], bool]:
     """A block rule, tried first, that reads each block nested `FLAT_FROM` levels or deeper
     with the leaf rules alone (paragraph, fence, table, HTML, heading …): a list item or
     quote there is a paragraph's text (`- > x`), whose links are read. So the nesting stays

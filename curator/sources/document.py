@@ -183,10 +183,10 @@ def flat_note(file: str, flat: list[int], git: list[int] | None) -> list[str]:
     if not flat:
         return []
     first = flat[0] if git is None else git[min(flat[0], len(git) - 1)]
-    blocks = "1 block" if len(flat) == 1 else f"{len(flat)} blocks"
+    blocks = "1 block" if len(flat) == 1 else f"{len(flat)} blocks in all"
     return [
         f"{file}:{first}: lists or quotes nested deeper than {FLAT_FROM // 2} lists or "
-        f"{FLAT_FROM} quotes; {blocks} there read as plain lines"
+        f"{FLAT_FROM} quotes are read as plain lines from here ({blocks})"
     ]
 
 
