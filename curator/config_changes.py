@@ -166,7 +166,8 @@ def _diff(before: str, after: str) -> tuple[int, str]:
     """(first changed line of `after`, the changed lines as `-old`/`+new`, shortened)."""
     first = 0
     lines: list[str] = []
-    diff = difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm="")
+    # Lines as git counts them: `splitlines` also breaks at U+2028, a form feed, a lone CR …
+    diff = difflib.unified_diff(_lines(before), _lines(after), n=0, lineterm="")
     for row in diff:
         if row.startswith("@@") and not first:
             start = row.split(" ")[2][1:].split(",")[0]
@@ -175,6 +176,14 @@ def _diff(before: str, after: str) -> tuple[int, str]:
             lines.append(row[0] + shorten(clean(row[1:]), 120))
     shown = lines[:EVIDENCE_LINES] + (["…"] if len(lines) > EVIDENCE_LINES else [])
     return first or 1, shorten("\n".join(shown), EVIDENCE_LIMIT)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of `text` as git counts them (ended by "\n" only, a CR before it dropped)."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
 
 
 def _shown(path: Path) -> str:

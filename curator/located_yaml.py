@@ -17,7 +17,14 @@ import yaml
 
 from curator.errors import InputError
 from curator.sources.text import read_text
-from curator.yaml_tree import MAX_ALIASES, MAX_DEPTH, plain_values, within_limits
+from curator.yaml_tree import (
+    MAX_ALIASES,
+    MAX_DEPTH,
+    git_lines,
+    plain_values,
+    to_git_lines,
+    within_limits,
+)
 
 
 class _Loader(yaml.SafeLoader):
@@ -158,18 +165,30 @@ def yaml_error(exc: yaml.YAMLError, text: str, file: str) -> InputError:
 
 
 def compose(text: str, file: str) -> yaml.Node | None:
-    """The node tree of a one-document YAML text; InputError with file:line when malformed."""
+    """The node tree of a one-document YAML text; InputError with file:line when malformed.
+
+    Every mark counts lines as git and GitHub do (at "\n" only), not as YAML does (which
+    also breaks a line at U+2028, U+2029, U+0085 and a lone CR): the lines findings name and
+    a pull request's diff selects by."""
     try:
-        return _compose_fast(text) if _CBase is not None else _compose_python(text)
+        node = _compose_fast(text) if _CBase is not None else _compose_python(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 0
+        line = _git_line(text, mark.index) if mark else 0
         problem = exc.problem or exc.context or "invalid YAML"
         raise InputError(f"invalid YAML: {problem}", file, line) from None
     except yaml.YAMLError as exc:
         raise yaml_error(exc, text, file) from None
     except RecursionError:
         raise InputError("invalid YAML: nested too deeply", file) from None
+    if node is not None and (lines := git_lines(text)) is not None:
+        to_git_lines(node, lines)
+    return node
+
+
+def _git_line(text: str, index: int) -> int:
+    """The 1-based line git counts for the character at `index`."""
+    return text.count("\n", 0, max(0, index)) + 1
 
 
 def compose_file(path: Path) -> yaml.Node | None:

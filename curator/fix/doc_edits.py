@@ -23,6 +23,7 @@ from curator.fix.model import Edit, line_starts
 from curator.fix.values import Change, Want, id_pattern, rewrite_url
 from curator.model import Entry, Finding
 from curator.sources.doc_markdown import scan_markdown
+from curator.sources.document import git_lines
 
 
 @dataclass
@@ -48,8 +49,14 @@ class DocText:
 
     @cached_property
     def html_lines(self) -> list[tuple[int, int]]:
-        """(first, last) line of every HTML block: text there is HTML, not Markdown."""
-        return [(line, line + body.count("\n")) for line, body in scan_markdown(self.text).html]
+        """(first, last) line of every HTML block: text there is HTML, not Markdown. In git's
+        lines, as `line_at` counts: Markdown also ends a line at a lone CR."""
+        git = git_lines(self.text)
+
+        def at(line: int) -> int:
+            return line if git is None else git[min(line, len(git) - 1)]
+
+        return [(at(n), at(n + body.count("\n"))) for n, body in scan_markdown(self.text).html]
 
     def in_html(self, offset: int) -> bool:
         """True when `offset` stands inside an HTML block."""

@@ -11,11 +11,13 @@ their first line, for `doc_html`; HTML comments never reach either side.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 
@@ -44,6 +46,8 @@ class MdScan:
     #: Reference definitions: (label, first line, last line); a definition hidden by an
     #: earlier one of the same label has the label "".
     definitions: list[tuple[str, int, int]] = field(default_factory=list)
+    #: The first line of each block nested past `FLAT_FROM` levels, read as plain lines.
+    flat: list[int] = field(default_factory=list)
 
 
 def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
@@ -299,14 +303,54 @@ def _inline_rule(state: StateCore) -> None:
         state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
+#: The key of a parse's `env` that lists the first line of each block read flat.
+_FLAT = "curator_flat_lines"
+#: The block nesting from which lists and quotes are read as plain lines (a list item is
+#: two levels: the list and the item). Below markdown-it's own `maxNesting` (20), where its
+#: block parser stops and skips the rest of the enclosing block: for a list item, every line
+#: to the end of the document (`- - - - - - - - - - x` was the end of the reading).
+FLAT_FROM = 18
+#: The block rules that open a container (and parse its content one level deeper).
+_CONTAINERS = {"blockquote", "list"}
+
+
+def _flat_rule(md: MarkdownIt) -> Callable[[StateBlock, int, int, bool], bool]:
+    """A block rule, tried first, that reads each block nested `FLAT_FROM` levels or deeper
+    with the leaf rules alone (paragraph, fence, table, HTML, heading …): a list item or
+    quote there is a paragraph's text (`- > x`), whose links are read. So the nesting stays
+    bounded (no deeper recursion, no rescanning per level) and nothing after it is skipped.
+    The first line of each block that would have opened a list or quote is listed in the
+    parse's env (`_FLAT`), for the reader to name."""
+    names, rules = md.block.ruler.get_active_rules(), md.block.ruler.getRules("")
+    chain = [(rule, name in _CONTAINERS) for name, rule in zip(names, rules, strict=True)]
+
+    def flat(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        if state.level < FLAT_FROM:
+            return False
+        opens = False
+        for rule, container in chain:
+            if container:
+                # Asked silently: would it open here? (The rules before it come first.)
+                opens = opens or rule(state, start, end, True)
+            elif rule(state, start, end, silent):
+                if opens and not silent:
+                    state.env.setdefault(_FLAT, []).append(start + 1)
+                return True
+        return False
+
+    return flat
+
+
 @cache
 def _parser() -> MarkdownIt:
     """CommonMark plus tables; link targets kept as written (curator normalises them itself,
     and markdown-it's percent-encoding pass was a third of the parse time); inline runs
-    parsed before in the run taken over (`InlineParses`)."""
+    parsed before in the run taken over (`InlineParses`); blocks nested past `FLAT_FROM`
+    read flat (`_flat_rule`)."""
     md = MarkdownIt("commonmark", {"store_labels": True}).enable("table")
     md.normalizeLink = _as_written  # type: ignore[method-assign]
     md.core.ruler.at("inline", _inline_rule)
+    md.block.ruler.before("table", "curator_flat", _flat_rule(md))
     return md
 
 
@@ -333,7 +377,7 @@ def scan_markdown(text: str, inlines: InlineParses | None = None) -> MdScan:
     """Walk the token stream once and sort what it holds into an MdScan (`inlines`: the
     run's inline parses, used and added to)."""
     tokens, env = parse(text, inlines)
-    scan = MdScan(definitions=definitions(env))
+    scan = MdScan(definitions=definitions(env), flat=env.get(_FLAT, []))
     state = _State()
     for i, tok in enumerate(tokens):
         kind = tok.type

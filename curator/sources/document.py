@@ -30,7 +30,7 @@ from curator.normalize import (
 )
 from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
-from curator.sources.doc_markdown import InlineParses, MdScan, scan_markdown
+from curator.sources.doc_markdown import FLAT_FROM, InlineParses, MdScan, scan_markdown
 from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
 from curator.sources.interface import Loaded, Reference
@@ -118,6 +118,7 @@ class DocumentSource:
         unread, notes = reading_check(reader, text, entries)
         findings += unread
         git = git_lines(text)
+        notes += flat_note(display, scan.flat, git)
         entries, findings = as_git_lines(git, entries, findings)
         refs = references(display, scan.definitions, units, git)
         return Loaded(tuple(entries), tuple(findings), (display,), tuple(notes), refs)
@@ -174,6 +175,19 @@ def as_git_lines(
             for f in findings
         ],
     )
+
+
+def flat_note(file: str, flat: list[int], git: list[int] | None) -> list[str]:
+    """A note naming where lists and quotes nest too deep to be read as such (their text,
+    and every link in it, is read as plain lines; see `doc_markdown.FLAT_FROM`)."""
+    if not flat:
+        return []
+    first = flat[0] if git is None else git[min(flat[0], len(git) - 1)]
+    blocks = "1 block" if len(flat) == 1 else f"{len(flat)} blocks in all"
+    return [
+        f"{file}:{first}: lists or quotes nested deeper than {FLAT_FROM // 2} lists or "
+        f"{FLAT_FROM} quotes are read as plain lines from here ({blocks})"
+    ]
 
 
 def references(
