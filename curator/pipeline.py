@@ -445,13 +445,18 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
         )
     report = Report(
         entries=tuple(results),
-        findings=tuple(sorted(findings + scope_findings, key=_order)),
+        findings=tuple(sorted(kept(findings + scope_findings, options), key=_order)),
         requests=resolved.counter.snapshot(),
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
         outages=resolved.outages,
     )
     return Run(report, loaded.entries)
+
+
+def kept(findings: list[Finding], options: Options) -> list[Finding]:
+    """The findings whose code the configuration did not turn `off`."""
+    return [f for f in findings if f.code not in options.silenced]
 
 
 def skipped_note(options: Options) -> list[str]:

@@ -129,9 +129,11 @@ def world(
             (repo / "data").mkdir()
             (repo / "data" / "papers.yaml").write_text(catalogue(base_titles), encoding="utf-8")
         assert main(["init", str(repo), "--ref", SHA]) == 0
-        assert (
-            f"paths: {request.param}\n" in (repo / ".github/workflows/curator-pr.yml").read_text()
-        )
+        # The list's paths live in its settings file; the workflow filters pull requests by them.
+        settings = (repo / "rules" / "curator.yaml").read_text()
+        assert f"paths: [{request.param}]" in settings
+        trigger = "data/**" if request.param == "data" else request.param
+        assert f"      - {trigger}\n" in (repo / ".github/workflows/curator-pr.yml").read_text()
         base = commit(repo, base_titles, "a list with curator's workflows")
         head = commit(repo, {**base_titles, ADDED: WRONG_TITLE}, "add MemoryBank")
         runner = runner_for(repo, github, arxiv_url, tmp_path)
@@ -149,6 +151,7 @@ def test_the_list_holds_no_curator_source(world: dict[str, Any]) -> None:
         ".github/workflows/curator-nightly.yml",
         ".github/workflows/curator-pr.yml",
         "README.md",
+        "rules/curator.yaml",
         "rules/links.yaml",
         "rules/projects.yaml",
     ]

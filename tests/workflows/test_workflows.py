@@ -115,12 +115,12 @@ def test_comment_workflow_runs_no_pr_code() -> None:
 
 def test_pr_workflow_with_concurrency_and_no_write_for_forks() -> None:
     """curator-pr: contents read, pull-requests write (a fork's token is read-only anyway),
-    per-PR concurrency, every pull request (PR mode checks only what changed)."""
+    per-PR concurrency, only pull requests that change the list, its rules or settings."""
     doc = load(ROOT / ".github" / "workflows" / "curator-pr.yml")
     assert doc["jobs"]["check"]["permissions"] == {"contents": "read", "pull-requests": "write"}
     assert "pull_request.number" in doc["concurrency"]["group"]
     # PyYAML reads the key `on` as True.
-    assert doc[True] == {"pull_request": None}
+    assert doc[True] == {"pull_request": {"paths": ["data/**", "rules/**", "pyproject.toml"]}}
 
 
 def test_action_inputs_and_outputs() -> None:
