@@ -26,6 +26,7 @@ KNOWN_SHAS = {
     "actions/upload-artifact": "ea165f8d65b6e75b540449e92b4886f43607fa02",  # v4.6.2
     "actions/download-artifact": "d3f86a106a0bac45b974a628896c90dbdf5c8093",  # v4.3.0
     "github/codeql-action": "fca7ace96b7d713c7035871441bd52efbe39e27e",  # v3.28.19
+    "pypa/gh-action-pypi-publish": "81e9d935c883d0b210363ab89cf05f3894778450",  # v1.8.14
 }
 
 
@@ -149,6 +150,18 @@ def test_action_installs_itself_and_keeps_the_cache_out_of_the_checkout() -> Non
     install = next(s for n, s in by_name.items() if n.startswith("install curator"))
     assert install["env"] == {"ACTION_PATH": "${{ github.action_path }}"}
     assert '"$ACTION_PATH/../../.."' in install["run"] and "GITHUB_WORKSPACE" not in install["run"]
+    # curator's environment: restored by a key of its own files and the Python version; the
+    # install runs only on a miss, and only runs outside pull requests save it.
+    venv = by_name["restore curator's environment"]
+    assert venv["with"] == {
+        "path": "${{ runner.temp }}/curator-venv", "key": "${{ steps.venv-key.outputs.key }}",
+    }  # fmt: skip
+    assert install["if"] == "steps.venv.outputs.cache-hit != 'true'"
+    key = by_name["the key of curator's environment"]
+    assert key["env"]["PYTHON_VERSION"] == "${{ steps.python.outputs.python-version }}"
+    assert "curator-venv-$RUNNER_OS-$RUNNER_ARCH-py$PYTHON_VERSION-$digest" in key["run"]
+    saved = by_name["save curator's environment (never from a pull request)"]
+    assert "inputs.mode == 'pr'" not in saved["if"] and "inputs.mode == 'audit'" in saved["if"]
     restore, save = (
         by_name["restore the cache"],
         by_name["save the cache (never from a pull request)"],
