@@ -10,12 +10,13 @@ release workflow writes into the wheel and sdist it builds. Read from local file
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from importlib import metadata, resources
 from importlib.resources.abc import Traversable
 from urllib.parse import urlsplit
+
+from curator import json_text
 
 #: The distribution's name (`pip install curator-lists`).
 DISTRIBUTION = "curator-lists"
@@ -57,8 +58,8 @@ def origin_of_direct_url(text: str) -> Origin | None:
     """The GitHub repository and commit of a direct_url.json text; None for anything else
     (no VCS, not git, not GitHub, no full commit, not JSON)."""
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = json_text.loads(text)
+    except ValueError:  # TooDeep is one too
         return None
     vcs = data.get("vcs_info") if isinstance(data, dict) else None
     if not isinstance(vcs, dict) or vcs.get("vcs") != "git":

@@ -125,7 +125,10 @@ def test_off_drops_the_finding_from_the_report(
     assert codes == ["entry-duplicate"]
     settings(tmp_path, "severity:\n  entry-duplicate: off\n")
     assert main(args) == 0
-    assert json.loads(capsys.readouterr().out)["findings"] == []
+    report = json.loads(capsys.readouterr().out)
+    assert report["findings"] == []
+    # Dropped, never silently: the report says which codes the configuration turned off.
+    assert "not reported (severity off in the configuration): entry-duplicate" in report["notes"]
 
 
 def test_explain_needs_no_flag_after_init(
