@@ -77,7 +77,6 @@ SETTINGS_TEXT = """\
 # branch, never from the pull request. A key left out (commented) keeps the default shown.
 #
 {paths}{preset}# skip: []                 # services to leave out: arxiv, github, web, scope
-# fail_on: error           # exit 1 (and a failed job) at: error, warning or never
 # rules_dir: rules         # the rules folder (default: rules/ beside the list)
 # records_dir: screening   # screening records (*-review.json)
 # date_tolerance_days: 7   # how far an entry's date may be from arXiv's v1 date
