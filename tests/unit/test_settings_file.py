@@ -12,6 +12,7 @@ import pytest
 
 from curator.cli import main
 from curator.config_files import Revision, WorkingTree
+from curator.errors import InputError
 from curator.model import Severity
 from curator.options import build, from_environment
 
@@ -144,3 +145,16 @@ def test_explain_needs_no_flag_after_init(
     sha = "3f1c2b4a5d6e7f8091a2b3c4d5e6f708192a3b4c"
     assert main(["init", "--ref", sha, "--scope-preset", "llm-memory"]) == 0
     assert main(["explain", "2305.10250", "--offline"]) == 0
+
+
+def test_a_settings_file_reached_through_a_link_out_of_the_tree_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A `rules` folder linked outside the repository cannot bring settings in."""
+    outside, root = tmp_path / "outside", tmp_path / "list"
+    outside.mkdir()
+    root.mkdir()
+    (outside / "curator.yaml").write_text("skip: [arxiv, github, web, scope]\n")
+    (root / "rules").symlink_to(outside)
+    with pytest.raises(InputError, match="symbolic link leading outside the repository"):
+        build({}, {}, root)
