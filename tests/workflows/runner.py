@@ -8,8 +8,8 @@ GITHUB_OUTPUT file, the job's GITHUB_STEP_SUMMARY and GITHUB_EVENT_PATH. The thi
 actions the Action uses are replaced by what they do on the file system: the cache and the
 artifacts live in a store shared between jobs. The install step is the one step not run: it
 would `pip install` the action's commit from PyPI's dependencies (no network here); a
-`curator` launcher for the curator already installed in this interpreter takes its place, at
-the same path, after the test checked what the step installs.
+`python` launcher for this interpreter (with curator installed) takes its place, at the same
+path, after the test checked what the step installs.
 """
 
 from __future__ import annotations
@@ -230,9 +230,10 @@ class Runner:
         assert Path(env["ACTION_PATH"]) == ACTION_DIR
         assert (ACTION_DIR / "../../../pyproject.toml").resolve() == ROOT / "pyproject.toml"
         self.installs += 1
-        launcher = temp / "curator-venv" / "bin" / "curator"
+        # The Action runs curator as `bin/python -m curator`: this interpreter takes its place.
+        launcher = temp / "curator-venv" / "bin" / "python"
         launcher.parent.mkdir(parents=True, exist_ok=True)
-        launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m curator "$@"\n')
+        launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
         launcher.chmod(0o755)
 
     def _uses(self, action: str, with_: dict[str, str], run_id: str) -> dict[str, str]:

@@ -206,3 +206,27 @@ def test_the_nightly_with_the_fix_turned_on_is_zizmor_clean(tmp_path: Path) -> N
     assert out.returncode == 0, out.stdout + out.stderr
     assert "completed" in out.stderr and "curator-nightly.yml" in out.stderr
     assert "No findings to report" in out.stdout
+
+
+def test_curator_runs_through_the_environments_python_so_a_moved_one_still_works(
+    tmp_path: Path,
+) -> None:
+    """A restored environment may sit at another path than where it was built (a self-hosted
+    runner's temp folder): its scripts' `#!` lines would name the old path, its `python`
+    finds its packages wherever it is. The Action only ever runs `bin/python -m curator`."""
+    import venv
+
+    text = ACTION.read_text(encoding="utf-8")
+    assert "curator-venv/bin/curator" not in text
+    assert text.count('"$RUNNER_TEMP/curator-venv/bin/python" -m curator comment') == 2
+    assert text.count('curator=("$RUNNER_TEMP/curator-venv/bin/python" -m curator)') == 2
+    venv.create(tmp_path / "built", with_pip=False)
+    (site,) = (tmp_path / "built" / "lib").glob("python3*/site-packages")
+    (site / "planted_module.py").write_text("WHERE = 'inside'\n")
+    (tmp_path / "built").rename(tmp_path / "restored")
+    done = subprocess.run(
+        [str(tmp_path / "restored" / "bin" / "python"), "-c",
+         "import planted_module, sys; print(planted_module.WHERE, sys.prefix)"],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    assert done.stdout.split() == ["inside", str(tmp_path / "restored")]
