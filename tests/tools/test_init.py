@@ -3,6 +3,7 @@ no overwriting unless forced; this repository's own workflows are the same files
 
 from __future__ import annotations
 
+import re
 import socket
 from pathlib import Path
 
@@ -249,3 +250,40 @@ def test_a_force_over_a_linked_workflow_leaves_its_target_alone(
     assert main(["init", str(repo), "--ref", SHA, "--force"]) == 2
     assert "curator-pr.yml: refusing to write through a symbolic link" in capsys.readouterr().err
     assert target.read_text() == "someone else's file\n"
+
+
+def github_glob(pattern: str) -> re.Pattern[str]:
+    """A `paths:` filter pattern as GitHub matches it: `**` crosses folders, `*` does not."""
+    parts = re.split(r"(\*\*/?|\*)", pattern)
+    rx = "".join(
+        ".*" if p.startswith("**") else "[^/]*" if p == "*" else re.escape(p) for p in parts
+    )
+    return re.compile(rx + r"\Z")
+
+
+@pytest.mark.parametrize(
+    ("layout", "changed", "runs"),
+    [
+        ("README.md", ["README.md"], True),
+        ("README.md", ["rules/curator.yaml"], True),
+        ("README.md", ["rules/links.yaml", ".github/workflows/ci.yml"], True),
+        ("README.md", ["pyproject.toml"], True),
+        ("README.md", [".github/workflows/curator-pr.yml"], False),
+        ("README.md", ["docs/CONTRIBUTING.md", "LICENSE", "src/tool.py"], False),
+        ("data", ["data/papers/methods.yaml"], True),
+        ("data", ["README.md"], False),  # a catalogue list: the README is rendered from data/
+    ],
+)
+def test_the_pull_request_workflow_skips_pull_requests_that_touch_no_list_file(
+    tmp_path: Path, layout: str, changed: list[str], runs: bool
+) -> None:
+    """Issue 32: a pull request that touches only .github/ (or anything curator does not
+    read) starts no curator job."""
+    repo = readme_list(tmp_path / "list")
+    if layout == "data":
+        (repo / "data" / "papers").mkdir(parents=True)
+        (repo / "data" / "papers" / "methods.yaml").write_text("section: A\npapers: []\n")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    pr = yaml.safe_load((repo / ".github/workflows/curator-pr.yml").read_text())
+    patterns = [github_glob(p) for p in pr[True]["pull_request"]["paths"]]
+    assert any(p.match(name) for p in patterns for name in changed) is runs
