@@ -287,3 +287,40 @@ def test_the_pull_request_workflow_skips_pull_requests_that_touch_no_list_file(
     pr = yaml.safe_load((repo / ".github/workflows/curator-pr.yml").read_text())
     patterns = [github_glob(p) for p in pr[True]["pull_request"]["paths"]]
     assert any(p.match(name) for p in patterns for name in changed) is runs
+
+
+KEYS = (
+    "bot_walled|protected|ignore|hosts|prefixes|patterns|arxiv_links|form|version"
+    "|license_required|archived|stale_days|min_stars"
+    "|paths|scope_preset|skip|rules_dir|records_dir|date_tolerance_days|severity"
+    "|repo-stale|link-redirect"
+)
+
+
+def uncommented(text: str) -> str:
+    """A starter file with every example key uncommented, as a maintainer would."""
+    return re.sub(rf"(?m)^# (\s*(?:{KEYS}):)", r"\1", text)
+
+
+def test_every_starter_example_uncommented_is_read_as_it_says(tmp_path: Path) -> None:
+    """Issue 32: uncommenting `bot_walled:` in the starter kept only the example's hosts, and
+    OpenReview's 403s became link-broken. Every example of every starter file now reads as
+    its comment says: lists added to the defaults, the settings file's keys all valid."""
+    from curator.options import build
+    from curator.rulefiles.links import BOT_WALLED, parse_link_rules
+    from curator.rulefiles.projects import parse_project_rules
+    from curator.tools.init import STARTER_RULES, settings_text
+
+    links = parse_link_rules(uncommented(STARTER_RULES["links.yaml"]), "links.yaml")
+    assert links.bot_walled == (*BOT_WALLED, "my-journal.example")
+    assert links.is_bot_walled("openreview.net")
+    assert {"github.com", "arxiv.org", "my-lab.example"} <= set(links.protected)
+    assert links.ignores("https://example.com/x") and links.arxiv_form == "abs"
+    assert parse_project_rules(uncommented(STARTER_RULES["projects.yaml"]), "projects.yaml")
+    (tmp_path / "rules").mkdir()
+    text = uncommented(settings_text("README.md", ""))
+    assert "\npaths: [README.md]" in text and "\nscope_preset: llm-memory" in text
+    (tmp_path / "rules" / "curator.yaml").write_text(text)
+    options = build({}, {}, tmp_path)
+    assert options.scope_preset == "llm-memory" and options.silenced == {"link-redirect"}
+    assert options.rules_dir == "rules" and options.date_tolerance_days == 7
