@@ -180,10 +180,11 @@ def _with_settings_file(values: dict[str, Any], files: ConfigFiles, root: Path) 
             _coerce({field_name: setting.value})
         except UsageError as exc:
             raise located(exc, name, setting.line) from None
-        if field_name == "severity" and isinstance(values.get("severity"), Mapping):
-            values["severity"] = {**values["severity"], **dict(setting.value)}  # type: ignore[call-overload]
+        before, value = values.get(field_name), setting.value
+        if field_name == "severity" and isinstance(before, Mapping) and isinstance(value, Mapping):
+            values[field_name] = {**before, **value}
         else:
-            values[field_name] = setting.value
+            values[field_name] = value
 
 
 def _inside_tree(
