@@ -30,6 +30,7 @@ from curator.model import Finding, Source
 from curator.options import curator_table
 from curator.report.sanitize import clean, shorten
 from curator.rulefiles import rules_place
+from curator.settings_file import SETTINGS
 from curator.sources.text import printable
 
 #: Files of a rules folder that curator reads (links.yaml, projects.yaml, scope.yaml, the
@@ -53,12 +54,15 @@ def config_changes(ctx: CheckContext) -> list[Finding]:
     base.prefetch(["pyproject.toml"])
     findings = _settings(ctx, base, tree)
     base_files, folder = rules_place(options, base)
+    rules = [SETTINGS]  # the list's settings file: at the top level, wherever the rules are
     if base_files is base:  # a folder outside the repository is the workflow's own
         _, own = rules_place(options, tree)  # where a run of the pull request would look
-        rules = _rule_files(base, tree, dict.fromkeys([folder, own]))
-        base.prefetch(rules)
-        for rel in rules:
-            findings += _compared(ctx, base, tree, rel, "the rules file")
+        rules += _rule_files(base, tree, dict.fromkeys([folder, own]))
+    rules = list(dict.fromkeys(rules))
+    base.prefetch(rules)
+    for rel in rules:
+        what = "the settings file" if rel == SETTINGS else "the rules file"
+        findings += _compared(ctx, base, tree, rel, what)
     return findings
 
 

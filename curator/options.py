@@ -1,5 +1,6 @@
-"""One frozen Options for a run, built from the command line, the environment and
-`[tool.curator]` in pyproject.toml, in that order of precedence."""
+"""One frozen Options for a run, built from the command line, the environment, the list's
+settings file (rules/curator.yaml) and `[tool.curator]` in pyproject.toml, in that order of
+precedence."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ ENV_VARS: dict[str, str] = {
 TRUSTED_ONLY = frozenset(
     {"allow_private_hosts", "guard_allow", "github_api_url", "github_graphql_url", "arxiv_api_url"}
 )
+#: The severity that drops a finding code from every report.
+OFF = "off"
 #: Path settings a file of the checked tree may set only inside the tree.
 TREE_PATHS = ("paths", "rules_dir", "records_dir", "zh", "output", "cache_path")
 
@@ -75,6 +78,8 @@ class Options:
     web_per_host: int = 2
     web_host_spacing: float = 0.2
     severity: Mapping[str, Severity] = field(default_factory=dict)
+    #: Codes whose `severity` is `off`: their findings are dropped from every report.
+    silenced: frozenset[str] = frozenset()
 
     def resolved_cache_path(self) -> Path:
         """CURATOR_CACHE, else `.curator/cache.sqlite` under the repository root."""
@@ -127,21 +132,16 @@ def curator_table(data: Mapping[str, Any]) -> dict[str, Any]:
 def build(
     cli: Mapping[str, Any], env: Mapping[str, str], root: Path, files: ConfigFiles | None = None
 ) -> Options:
-    """Options from CLI values (None = not given) over env over [tool.curator] of `files`
-    (the working tree at `root` unless given)."""
+    """Options from CLI values (None = not given) over env over the list's settings file
+    (rules/curator.yaml) over [tool.curator], both of `files` (the working tree at `root`
+    unless given)."""
+    files = files or WorkingTree(root)
     values: dict[str, Any] = {"root": str(root)}
-    names = {f.name for f in fields(Options)}
-    for key, raw in read_pyproject(files or WorkingTree(root)).items():
-        name = key.replace("-", "_")
-        if name not in names or name in {"root", "github_token"}:
-            raise UsageError(f"pyproject.toml [tool.curator]: unknown setting {key!r}")
-        if name in TRUSTED_ONLY:
-            raise UsageError(
-                f"pyproject.toml [tool.curator]: {key} may be set only in the environment or "
-                "on the command line (files of the checked tree cannot weaken security)"
-            )
-        values[name] = raw
+    where = "pyproject.toml [tool.curator]"
+    for key, raw in read_pyproject(files).items():
+        values[_setting_name(key, where)] = raw
     _inside_tree(values, root)
+    _with_settings_file(values, files, root)
     for var, name in ENV_VARS.items():
         if env.get(var, "") != "":
             values[name] = env[var]
@@ -149,7 +149,47 @@ def build(
     return replace(Options(), **_coerce(values))
 
 
-def _inside_tree(values: Mapping[str, Any], root: Path) -> None:
+#: Fields no file may set: the run's own facts, the token, and what `severity` derives.
+_NOT_SETTINGS = frozenset({"root", "github_token", "silenced"})
+
+
+def _setting_name(key: str, where: str) -> str:
+    """The Options field a file's key names; UsageError for an unknown or a trusted-only one."""
+    name = str(key).replace("-", "_")
+    if name not in {f.name for f in fields(Options)} or name in _NOT_SETTINGS:
+        raise UsageError(f"{where}: unknown setting {key!r}")
+    if name in TRUSTED_ONLY:
+        raise UsageError(
+            f"{where}: {key} may be set only in the environment or on the command line "
+            "(files of the checked tree cannot weaken security)"
+        )
+    return name
+
+
+def _with_settings_file(values: dict[str, Any], files: ConfigFiles, root: Path) -> None:
+    """The settings file's keys over `values` (read from `files`: the base revision in
+    pull-request mode), each checked at once so an error names its line; its severities
+    are added to [tool.curator]'s, code by code."""
+    from curator.settings_file import located, read_settings
+
+    name, settings = read_settings(files)
+    for setting in settings:
+        try:
+            field_name = _setting_name(setting.key, name)
+            _inside_tree({field_name: setting.value}, root, name)
+            _coerce({field_name: setting.value})
+        except UsageError as exc:
+            raise located(exc, name, setting.line) from None
+        before, value = values.get(field_name), setting.value
+        if field_name == "severity" and isinstance(before, Mapping) and isinstance(value, Mapping):
+            values[field_name] = {**before, **value}
+        else:
+            values[field_name] = value
+
+
+def _inside_tree(
+    values: Mapping[str, Any], root: Path, where: str = "pyproject.toml [tool.curator]"
+) -> None:
     """Paths from [tool.curator] must stay inside the repository (no absolute path, no `..`,
     no symlink out) and out of its `.git` folder: a pull request may edit pyproject.toml, and
     a maintainer may run curator on its branch (`cache_path = ".git/config"` would have the
@@ -163,14 +203,10 @@ def _inside_tree(values: Mapping[str, Any], root: Path) -> None:
             text = str(item)
             target = (root / text).resolve()
             if Path(text).is_absolute() or (target != top and top not in target.parents):
-                raise UsageError(
-                    f"pyproject.toml [tool.curator]: {name} {text!r} leaves the repository"
-                )
+                raise UsageError(f"{where}: {name} {text!r} leaves the repository")
             inside = target.relative_to(top).parts
             if any(part.lower() == ".git" for part in (*Path(text).parts, *inside)):
-                raise UsageError(
-                    f"pyproject.toml [tool.curator]: {name} {text!r} is inside .git, git's own"
-                )
+                raise UsageError(f"{where}: {name} {text!r} is inside .git, git's own")
 
 
 def _coerce(values: dict[str, Any]) -> dict[str, Any]:
@@ -188,7 +224,7 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
         items = raw.split(",") if isinstance(raw, str) else list(raw)
         out["guard_allow"] = tuple(str(i).strip() for i in items if str(i).strip())
     if "severity" in out:
-        out["severity"] = _severities(out["severity"])
+        out["severity"], out["silenced"] = _severities(out["severity"])
     if "paths" in out:
         # `paths = "data"` in TOML is one path, not four one-letter ones.
         raw = out["paths"]
@@ -245,21 +281,28 @@ def parse_skip(value: Any) -> frozenset[Service]:
         raise UsageError(f"--skip takes names from {allowed}, got {value!r}") from None
 
 
-def _severities(value: Any) -> dict[str, Severity]:
-    """`{code: severity}` from configuration, checked against the known codes."""
+def _severities(value: Any) -> tuple[dict[str, Severity], frozenset[str]]:
+    """`{code: severity}` from configuration, checked against the known codes: the codes
+    with another severity, and the codes set to `off` (their findings are dropped)."""
     from curator.codes import CODES, unknown
 
     if not isinstance(value, Mapping):
-        raise UsageError("[tool.curator] severity must be a table of code = severity")
+        raise UsageError("severity must be a table of code = severity")
     out: dict[str, Severity] = {}
+    off: set[str] = set()
     for code, sev in value.items():
         if code not in CODES:
-            raise UsageError(f"[tool.curator] severity: {unknown(code)}")
+            raise UsageError(f"severity: {unknown(code)}")
+        # YAML reads a bare `off` as false.
+        if sev is False or str(sev) == OFF:
+            off.add(code)
+            continue
         try:
             out[code] = Severity(str(sev))
         except ValueError:
-            raise UsageError(f"[tool.curator] severity: bad severity {sev!r} for {code}") from None
-    return out
+            choices = f"{', '.join(s.value for s in Severity)} or {OFF}"
+            raise UsageError(f"severity: bad severity {sev!r} for {code} ({choices})") from None
+    return out, frozenset(off)
 
 
 def from_environment(cli: Mapping[str, Any], cwd: Path | None = None) -> Options:

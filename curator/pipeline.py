@@ -433,7 +433,8 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     findings += translations(loaded, chinese, selection, ctx)
     findings += settings_changed
     # What the cache said (a corrupt file set aside, a failed write), once.
-    notes = [*loaded.notes, *skipped_note(options), *resolved.notes, *cache.warnings]
+    notes = [*loaded.notes, *skipped_note(options), *silenced_note(options)]
+    notes += [*resolved.notes, *cache.warnings]
     notes = list(dict.fromkeys(notes))
     if "scope" not in rules and not options.skips(Service.SCOPE):
         notes.append(scope_not_checked(options))
@@ -445,13 +446,24 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
         )
     report = Report(
         entries=tuple(results),
-        findings=tuple(sorted(findings + scope_findings, key=_order)),
+        findings=tuple(sorted(kept(findings + scope_findings, options), key=_order)),
         requests=resolved.counter.snapshot(),
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
         outages=resolved.outages,
     )
     return Run(report, loaded.entries)
+
+
+def kept(findings: list[Finding], options: Options) -> list[Finding]:
+    """The findings whose code the configuration did not turn `off`."""
+    return [f for f in findings if f.code not in options.silenced]
+
+
+def silenced_note(options: Options) -> list[str]:
+    """Which finding codes the configuration turned `off`: a code is never dropped silently."""
+    off = ", ".join(sorted(options.silenced))
+    return [f"not reported (severity off in the configuration): {off}"] if off else []
 
 
 def skipped_note(options: Options) -> list[str]:

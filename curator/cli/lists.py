@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -69,7 +68,11 @@ def add_init(sub: Any) -> None:
     """`curator init [DIR] [--ref REF] [--paths PATHS] [--scope-preset NAME] [--force]`."""
     p = sub.add_parser("init", help="write curator's workflows and starter rules into a list")
     p.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the list repository")
-    p.add_argument("--ref", metavar="REF", help="curator tag, branch or commit (default: v<this>)")
+    p.add_argument(
+        "--ref",
+        metavar="REF",
+        help="pin the Action to this commit (or tag); default: the running curator's commit",
+    )
     p.add_argument("--paths", metavar="PATHS", help="what to check (default: data/ or README.md)")
     p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
     p.add_argument(
@@ -81,7 +84,7 @@ def add_init(sub: Any) -> None:
 
 
 def run_init(args: argparse.Namespace) -> int:
-    """Pin the Action to the commit of --ref, write the files, list what was written."""
+    """Pin the Action (offline), write the files, list what was written."""
     from curator.report.sanitize import terminal
     from curator.rulefiles import SCOPE_PRESETS
     from curator.tools import init
@@ -89,14 +92,18 @@ def run_init(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     if args.scope_preset and args.scope_preset not in SCOPE_PRESETS:
         raise UsageError(f"--scope-preset takes {', '.join(SCOPE_PRESETS)}")
-    ref = args.ref or init.default_ref()
     inputs = {"paths": args.paths or init.detect_paths(root), "scope-preset": args.scope_preset}
-    uses = init.action_reference(ref, init.commit_of(ref, os.environ))
-    result = init.init(root, uses, init.check_inputs(inputs), force=args.force)
+    pinned = init.running_pin(args.ref)
+    result = init.init(root, pinned.uses, init.check_inputs(inputs), force=args.force)
     for name in result.written:
         print(f"wrote {name}")
     for name in result.kept:
         print(f"kept {name} (curator's starter: {name}{init.EXAMPLE})")
-    print(f"uses: {result.uses}")
-    print("\n".join(terminal(line) for line in init.next_steps(args.dir, inputs)))
+    print(f"uses: {terminal(result.uses)}")
+    if not pinned.commit:
+        print(
+            "note: this curator's install records no commit (an editable or local install), "
+            "so the workflows name a tag; give --ref COMMIT to pin a commit"
+        )
+    print("\n".join(terminal(line) for line in init.next_steps(args.dir)))
     return 0

@@ -47,7 +47,10 @@ def run_explain(args: argparse.Namespace) -> int:
 
         where = shown_path(str(rules_folder(options) / "scope.yaml"), os.getcwd())
         presets = ", ".join(SCOPE_PRESETS)
-        raise UsageError(f"no scope rules at {where} (or give --scope-preset: {presets})")
+        raise UsageError(
+            f"no scope rules at {where} (or give --scope-preset, or scope_preset in "
+            f"rules/curator.yaml: {presets})"
+        )
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
     outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes

@@ -9,11 +9,12 @@ from urllib.parse import quote
 
 from curator import __version__
 from curator.codes import CODES
+from curator.home import HOME
 from curator.model import Finding, Report, Severity
 from curator.report.sanitize import plain
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFO_URI = "https://github.com/"
+INFO_URI = HOME
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 

@@ -130,7 +130,7 @@ def _rules_from(items: dict[str, tuple[yaml.Node, yaml.Node]], name: str) -> Lin
     rules = LinkRules()
     for key, (key_node, value) in items.items():
         if key == "bot_walled":
-            rules = replace(rules, bot_walled=_domains(value, name, key))
+            rules = replace(rules, bot_walled=_bot_walled(value, name))
         elif key == "protected":
             # The file may add domains; the defaults stay protected whatever it says.
             added = _domains(value, name, key)
@@ -146,6 +146,28 @@ def _rules_from(items: dict[str, tuple[yaml.Node, yaml.Node]], name: str) -> Lin
             known = ", ".join((*_LIST_KEYS, "ignore", "arxiv_links"))
             raise InputError(f"unknown key {key!r} (known: {known})", name, node_line(key_node))
     return rules
+
+
+def _bot_walled(node: yaml.Node, name: str) -> tuple[str, ...]:
+    """`bot_walled:` as a list (or `{hosts: [...]}`) adds hosts to curator's defaults:
+    uncommenting an example must not turn openreview.net's 403s into link-broken.
+    `{replace: true, hosts: [...]}` is the whole list instead."""
+    if not isinstance(node, yaml.MappingNode):
+        return tuple(dict.fromkeys((*BOT_WALLED, *_domains(node, name, "bot_walled"))))
+    items = mapping_nodes(node, name, "bot_walled")
+    for key, (key_node, _) in items.items():
+        if key not in ("replace", "hosts"):
+            raise InputError(
+                f"unknown key bot_walled.{key} (known: replace, hosts)", name, node_line(key_node)
+            )
+    hosts = items.get("hosts")
+    listed = _domains(hosts[1], name, "bot_walled.hosts") if hosts else ()
+    flag = items.get("replace")
+    if flag is not None and flag[1].tag != "tag:yaml.org,2002:bool":
+        raise InputError("bot_walled.replace must be true or false", name, node_line(flag[1]))
+    if flag is not None and flag[1].value.lower() in ("true", "yes", "on"):
+        return listed
+    return tuple(dict.fromkeys((*BOT_WALLED, *listed)))
 
 
 def _with_ignores(

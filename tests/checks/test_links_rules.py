@@ -29,7 +29,7 @@ def test_missing_or_empty_file_means_defaults(tmp_path: Path) -> None:
     assert load_link_rules(write(tmp_path, "# nothing\n")) == LinkRules()
 
 
-def test_keys_given_replace_defaults(tmp_path: Path) -> None:
+def test_keys_given_set_their_values(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         "bot_walled: [Example.COM.]\n"
@@ -40,13 +40,32 @@ def test_keys_given_replace_defaults(tmp_path: Path) -> None:
         "  patterns: ['^https://[^/]+/private/']\n",
     )
     rules = load_link_rules(path)
-    assert rules.bot_walled == ("example.com",)
+    assert rules.bot_walled == (*BOT_WALLED, "example.com")
     assert rules.allow == ()
     assert rules.protected == LinkRules().protected
     assert rules.ignores("https://www.skip.example/x")
     assert rules.ignores("https://slow.example/api/v1")
     assert rules.ignores("https://any.example/private/page")
     assert not rules.ignores("https://any.example/public/page")
+
+
+def test_a_bot_walled_list_extends_the_defaults(tmp_path: Path) -> None:
+    """Issue 32: uncommenting the starter's example must keep the built-in hosts (OpenReview's
+    403s stay unverified, never link-broken)."""
+    listed, mapped = "[my-journal.example]", "\n  hosts: [my-journal.example]"
+    for text in (f"bot_walled: {listed}\n", f"bot_walled:{mapped}\n"):
+        rules = load_link_rules(write(tmp_path, text))
+        assert rules.is_bot_walled("openreview.net") and rules.is_bot_walled("my-journal.example")
+        assert rules.bot_walled == (*BOT_WALLED, "my-journal.example")
+
+
+def test_replace_true_gives_the_whole_list(tmp_path: Path) -> None:
+    text = "bot_walled:\n  replace: true\n  hosts: [Example.COM.]\n"
+    rules = load_link_rules(write(tmp_path, text))
+    assert rules.bot_walled == ("example.com",)
+    assert not rules.is_bot_walled("openreview.net")
+    off = load_link_rules(write(tmp_path, "bot_walled:\n  replace: false\n  hosts: [a.org]\n"))
+    assert off.bot_walled == (*BOT_WALLED, "a.org")
 
 
 @pytest.mark.parametrize(
@@ -67,6 +86,8 @@ def test_default_list_is_not_empty() -> None:
         ("bot_walled: [a.org\n", 2, "invalid YAML"),
         ("- a\n- b\n", 1, "must be a mapping"),
         ("bot_walled: [a.org]\nunknown: 1\n", 2, "unknown key 'unknown'"),
+        ("bot_walled:\n  hosts: [a]\n  also: [b]\n", 3, "unknown key bot_walled.also"),
+        ("bot_walled:\n  replace: 'yes'\n", 2, "bot_walled.replace must be true or false"),
         ("allow: 127.0.0.1\n", 1, "allow must be a list"),
         ("allow:\n  - 127.0.0.1\n  - 5\n", 3, "non-empty string"),
         ("allow:\n  - ''\n", 2, "non-empty string"),

@@ -186,6 +186,22 @@ PLANTS: dict[str, tuple[Callable[[World], None], set[str]]] = {
     "rules-dir-moved": (_rules_dir, {"pyproject.toml"}),
     "rules-symlink": (_symlink, {"rules/projects.yaml"}),
     "gitattributes": (lambda w: w.write(".gitattributes", "*.yaml -diff\n"), set()),
+    # Issue 32: the list's settings file is read from the base too.
+    "settings-off": (
+        lambda w: w.write(
+            "rules/curator.yaml",
+            "severity:\n" + "".join(f"  {code}: off\n" for code in sorted(PLANTED)),
+        ),
+        {"rules/curator.yaml"},
+    ),
+    "settings-skip": (
+        lambda w: w.write("rules/curator.yaml", "skip: [arxiv, github, web]\nfail_on: never\n"),
+        {"rules/curator.yaml"},
+    ),
+    "settings-rules-dir": (
+        lambda w: (_lax_folder(w), w.write("rules/curator.yaml", "rules_dir: lax\n")),
+        {"rules/curator.yaml"},
+    ),
 }
 
 
@@ -215,6 +231,19 @@ def test_the_pull_requests_configuration_decides_nothing(world: World, name: str
     assert errors(report) >= PLANTED
     assert changed_config(report) == reported
     assert report["summary"]["entries"] == 1  # the planted paper, not the other list's
+
+
+def test_the_settings_file_counts_when_the_rules_are_elsewhere(world: World) -> None:
+    """The base's rules folder is another one (`rules_dir`): the top level's settings file is
+    still the list's, and a pull request's change to it is shown as one."""
+    world.write("lax/links.yaml", LINKS)
+    world.write("pyproject.toml", BASE_PYPROJECT + 'rules_dir = "lax"\n')
+    world.base = world.commit("rules elsewhere")
+    world.pull_request(lambda w: w.write("rules/curator.yaml", "fail_on: never\n"))
+    status, report, _ = world.check()
+    assert status == 1 and changed_config(report) == {"rules/curator.yaml"}
+    (found,) = [f for f in report["findings"] if f["code"] == "config-changed"]
+    assert "adds the settings file rules/curator.yaml" in found["message"]
 
 
 def test_an_unplanted_pull_request_reports_no_configuration_change(world: World) -> None:

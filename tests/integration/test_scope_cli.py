@@ -75,7 +75,7 @@ def test_explain_takes_the_preset_a_list_set_up_with_init_uses(
     Path("rules/scope.yaml").unlink()
     assert main(["explain", CAVE]) == 2
     err = capsys.readouterr().err
-    assert "no scope rules at rules/scope.yaml (or give --scope-preset: llm-memory)" in err
+    assert "no scope rules at rules/scope.yaml (or give --scope-preset, or scope_preset" in err
     assert main(["explain", CAVE, "--scope-preset", "llm-memory"]) == 0
     assert capsys.readouterr().out.startswith(f"arxiv:{CAVE} — {cave['title']}")
 

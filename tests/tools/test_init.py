@@ -3,6 +3,8 @@ no overwriting unless forced; this repository's own workflows are the same files
 
 from __future__ import annotations
 
+import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -10,21 +12,12 @@ import yaml
 
 from curator import __version__
 from curator.cli import main
-from curator.tools.init import WORKFLOWS, render_workflows
-from tests.doubles.github_issues import FakeGitHub
-from tests.doubles.server import LoopbackServer
+from curator.tools.init import WORKFLOWS, render_workflows, trigger_paths
 from tests.workflows.test_workflows import SELF, zizmor
 
 ROOT = Path(__file__).resolve().parents[2]
 SHA = "3f1c2b4a5d6e7f8091a2b3c4d5e6f708192a3b4c"
 ACTION = "curator/curator/.github/actions/curator"
-
-
-@pytest.fixture
-def fake(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> FakeGitHub:
-    double = FakeGitHub(loopback)
-    monkeypatch.setenv("GITHUB_API_URL", double.api)
-    return double
 
 
 def readme_list(folder: Path) -> Path:
@@ -38,47 +31,105 @@ def readme_list(folder: Path) -> Path:
 def test_writes_workflows_pinned_and_starter_rules(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A README list: three workflows that check README.md with the Action at the commit."""
+    """A README list: workflows with the Action at the commit (this version as the comment
+    Dependabot reads), the settings file holding the paths and the preset."""
     repo = readme_list(tmp_path / "list")
     assert main(["init", str(repo), "--ref", SHA, "--scope-preset", "llm-memory"]) == 0
     out = capsys.readouterr().out
     for name in WORKFLOWS:
         assert f"wrote .github/workflows/{name}" in out
-    pr = yaml.safe_load((repo / ".github/workflows/curator-pr.yml").read_text())
-    step = pr["jobs"]["check"]["steps"][-1]
-    assert step == {
-        "uses": f"{ACTION}@{SHA}",
-        "with": {"mode": "pr", "paths": "README.md", "scope-preset": "llm-memory"},
-    }
-    assert sorted(p.name for p in (repo / "rules").iterdir()) == ["links.yaml", "projects.yaml"]
-    # The check to run on this machine carries the preset: nothing else records it locally.
+    text = (repo / ".github/workflows/curator-pr.yml").read_text()
+    assert f"      - uses: {ACTION}@{SHA} # v{__version__}\n" in text
+    pr = yaml.safe_load(text)
+    assert pr["jobs"]["check"]["steps"][-1] == {"uses": f"{ACTION}@{SHA}", "with": {"mode": "pr"}}
+    assert sorted(p.name for p in (repo / "rules").iterdir()) == [
+        "curator.yaml", "links.yaml", "projects.yaml",
+    ]  # fmt: skip
+    settings = yaml.safe_load((repo / "rules" / "curator.yaml").read_text())
+    assert settings == {"paths": ["README.md"], "scope_preset": "llm-memory"}
     assert f"Next, in {repo}: run the check" in out
-    assert "\n  curator check README.md --scope-preset llm-memory\n" in out
+    assert "\n  curator check\n" in out
     assert "\n  git add .github/workflows rules && git commit" in out
 
 
-def test_default_ref_is_this_versions_tag_resolved_to_its_commit(
-    tmp_path: Path, fake: FakeGitHub
-) -> None:
-    """Without --ref: the tag v<version>, asked of GitHub, written as `@commit # tag`."""
-    fake.commits[f"v{__version__}"] = SHA
+def test_the_pull_request_workflow_runs_only_for_the_lists_files(tmp_path: Path) -> None:
+    """Issue 32: `paths:` names the list's files, the rules (with the settings file) and
+    pyproject.toml; a catalogue folder with everything below it."""
     repo = readme_list(tmp_path / "list")
     (repo / "data").mkdir()
     (repo / "data" / "papers.yaml").write_text("section: A\npapers: []\n")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    pr = yaml.safe_load((repo / ".github/workflows/curator-pr.yml").read_text())
+    assert pr[True] == {"pull_request": {"paths": ["data/**", "rules/**", "pyproject.toml"]}}
+    nested = readme_list(tmp_path / "nested")
+    (nested / "lists" / "x").mkdir(parents=True)
+    (nested / "lists" / "x" / "README.md").write_text("# x\n")
+    args = ["init", str(nested), "--ref", SHA, "--paths", "lists/x/README.md README.md"]
+    assert main(args) == 0
+    pr = yaml.safe_load((nested / ".github/workflows/curator-pr.yml").read_text())
+    assert pr[True]["pull_request"]["paths"] == [
+        "lists/x/README.md", "lists/x/rules/**", "README.md", "rules/**", "pyproject.toml",
+    ]  # fmt: skip
+
+
+def fake_install(folder: Path, direct_url: str) -> Path:
+    """A dist-info of curator-lists as pip writes it, with PEP 610's direct_url.json."""
+    info = folder / f"curator_lists-{__version__}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: curator-lists\nVersion: {__version__}\n"
+    )
+    (info / "direct_url.json").write_text(direct_url)
+    return folder
+
+
+def test_without_ref_init_pins_the_commit_pip_recorded_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Installed from a git URL: the commit pip recorded (PEP 610), `# vX.Y.Z` after it, and
+    not one connection made (issue 32: init failed offline after 8.9 s)."""
+    url = '{"url": "https://github.com/curator/curator.git", "vcs_info": {"vcs": "git", '
+    url += f'"requested_revision": "v{__version__}", "commit_id": "{SHA}"}}}}'
+    monkeypatch.syspath_prepend(str(fake_install(tmp_path / "site", url)))
+
+    def no_network(*args: object) -> None:
+        raise AssertionError("init must not connect anywhere")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    repo = readme_list(tmp_path / "list")
     assert main(["init", str(repo)]) == 0
     text = (repo / ".github/workflows/curator-nightly.yml").read_text()
-    assert f"uses: {ACTION}@{SHA} # v{__version__}\n" in text
-    assert "paths: data\n" in text
-    assert fake.server.received(f"/repos/curator/curator/commits/v{__version__}")
+    assert f"      - uses: {ACTION}@{SHA} # v{__version__}\n" in text
+    assert "note:" not in capsys.readouterr().out
+    assert zizmor(repo / ".github").returncode == 0
 
 
-def test_an_unknown_ref_is_a_usage_error(
-    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+def test_without_a_known_commit_init_names_the_versions_tag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An editable or local install records no commit: the tag v<version>, a note saying how
+    to pin a commit, and zizmor told why the tag is there (the workflows stay clean)."""
+    url = '{"url": "file:///src/curator", "dir_info": {"editable": true}}'
+    monkeypatch.syspath_prepend(str(fake_install(tmp_path / "site", url)))
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo)]) == 0
+    text = (repo / ".github/workflows/curator-pr.yml").read_text()
+    assert f"      - uses: {ACTION}@v{__version__} # zizmor: ignore[unpinned-uses]" in text
+    assert "give --ref COMMIT to pin a commit" in capsys.readouterr().out
+    out = zizmor(repo / ".github")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_a_ref_may_be_a_tag_but_nothing_odd(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = readme_list(tmp_path / "list")
-    assert main(["init", str(repo), "--ref", "v9.9.9"]) == 2
-    assert "cannot find the commit of 'v9.9.9'" in capsys.readouterr().err
-    assert not (repo / ".github").exists()
+    assert main(["init", str(repo), "--ref", "v9.9.9"]) == 0
+    assert (
+        f"uses: {ACTION}@v9.9.9 # zizmor" in (repo / ".github/workflows/curator-pr.yml").read_text()
+    )
+    assert main(["init", str(repo), "--ref", "v1 # x", "--force"]) == 2
+    assert "--ref 'v1 # x': a 40-hex commit, or a tag or branch name" in capsys.readouterr().err
 
 
 def test_refuses_to_overwrite_unless_forced(
@@ -125,7 +176,7 @@ def test_inits_workflows_are_zizmor_clean(tmp_path: Path) -> None:
 def test_this_repositorys_workflows_are_inits() -> None:
     """Dogfooding: curator's own workflows are what `curator init` writes for a data/ list,
     with the Action taken from this repository's commit; the nightly adds code scanning."""
-    made = render_workflows(SELF, {"paths": "data"}, discover=True)
+    made = render_workflows(SELF, {}, discover=True, triggers=trigger_paths(ROOT, "data"))
     for name, text in made.items():
         ours = (ROOT / ".github" / "workflows" / name).read_text(encoding="utf-8")
         if name == "curator-nightly.yml":
@@ -200,3 +251,77 @@ def test_a_force_over_a_linked_workflow_leaves_its_target_alone(
     assert main(["init", str(repo), "--ref", SHA, "--force"]) == 2
     assert "curator-pr.yml: refusing to write through a symbolic link" in capsys.readouterr().err
     assert target.read_text() == "someone else's file\n"
+
+
+def github_glob(pattern: str) -> re.Pattern[str]:
+    """A `paths:` filter pattern as GitHub matches it: `**` crosses folders, `*` does not."""
+    parts = re.split(r"(\*\*/?|\*)", pattern)
+    rx = "".join(
+        ".*" if p.startswith("**") else "[^/]*" if p == "*" else re.escape(p) for p in parts
+    )
+    return re.compile(rx + r"\Z")
+
+
+@pytest.mark.parametrize(
+    ("layout", "changed", "runs"),
+    [
+        ("README.md", ["README.md"], True),
+        ("README.md", ["rules/curator.yaml"], True),
+        ("README.md", ["rules/links.yaml", ".github/workflows/ci.yml"], True),
+        ("README.md", ["pyproject.toml"], True),
+        ("README.md", [".github/workflows/curator-pr.yml"], False),
+        ("README.md", ["docs/CONTRIBUTING.md", "LICENSE", "src/tool.py"], False),
+        ("data", ["data/papers/methods.yaml"], True),
+        ("data", ["README.md"], False),  # a catalogue list: the README is rendered from data/
+    ],
+)
+def test_the_pull_request_workflow_skips_pull_requests_that_touch_no_list_file(
+    tmp_path: Path, layout: str, changed: list[str], runs: bool
+) -> None:
+    """Issue 32: a pull request that touches only .github/ (or anything curator does not
+    read) starts no curator job."""
+    repo = readme_list(tmp_path / "list")
+    if layout == "data":
+        (repo / "data" / "papers").mkdir(parents=True)
+        (repo / "data" / "papers" / "methods.yaml").write_text("section: A\npapers: []\n")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    pr = yaml.safe_load((repo / ".github/workflows/curator-pr.yml").read_text())
+    patterns = [github_glob(p) for p in pr[True]["pull_request"]["paths"]]
+    assert any(p.match(name) for p in patterns for name in changed) is runs
+
+
+KEYS = (
+    "bot_walled|protected|ignore|hosts|prefixes|patterns|arxiv_links|form|version"
+    "|license_required|archived|stale_days|min_stars"
+    "|paths|scope_preset|skip|rules_dir|records_dir|date_tolerance_days|severity"
+    "|repo-stale|link-redirect"
+)
+
+
+def uncommented(text: str) -> str:
+    """A starter file with every example key uncommented, as a maintainer would."""
+    return re.sub(rf"(?m)^# (\s*(?:{KEYS}):)", r"\1", text)
+
+
+def test_every_starter_example_uncommented_is_read_as_it_says(tmp_path: Path) -> None:
+    """Issue 32: uncommenting `bot_walled:` in the starter kept only the example's hosts, and
+    OpenReview's 403s became link-broken. Every example of every starter file now reads as
+    its comment says: lists added to the defaults, the settings file's keys all valid."""
+    from curator.options import build
+    from curator.rulefiles.links import BOT_WALLED, parse_link_rules
+    from curator.rulefiles.projects import parse_project_rules
+    from curator.tools.init import STARTER_RULES, settings_text
+
+    links = parse_link_rules(uncommented(STARTER_RULES["links.yaml"]), "links.yaml")
+    assert links.bot_walled == (*BOT_WALLED, "my-journal.example")
+    assert links.is_bot_walled("openreview.net")
+    assert {"github.com", "arxiv.org", "my-lab.example"} <= set(links.protected)
+    assert links.ignores("https://example.com/x") and links.arxiv_form == "abs"
+    assert parse_project_rules(uncommented(STARTER_RULES["projects.yaml"]), "projects.yaml")
+    (tmp_path / "rules").mkdir()
+    text = uncommented(settings_text("README.md", ""))
+    assert "\npaths: [README.md]" in text and "\nscope_preset: llm-memory" in text
+    (tmp_path / "rules" / "curator.yaml").write_text(text)
+    options = build({}, {}, tmp_path)
+    assert options.scope_preset == "llm-memory" and options.silenced == {"link-redirect"}
+    assert options.rules_dir == "rules" and options.date_tolerance_days == 7

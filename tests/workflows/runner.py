@@ -8,8 +8,8 @@ GITHUB_OUTPUT file, the job's GITHUB_STEP_SUMMARY and GITHUB_EVENT_PATH. The thi
 actions the Action uses are replaced by what they do on the file system: the cache and the
 artifacts live in a store shared between jobs. The install step is the one step not run: it
 would `pip install` the action's commit from PyPI's dependencies (no network here); a
-`curator` launcher for the curator already installed in this interpreter takes its place, at
-the same path, after the test checked what the step installs.
+`python` launcher for this interpreter (with curator installed) takes its place, at the same
+path, after the test checked what the step installs.
 """
 
 from __future__ import annotations
@@ -135,6 +135,8 @@ class Runner:
     token: str = "ghs_actions_token"
     jobs_run: int = 0
     steps_run: int = 0
+    #: How many jobs ran the install step (the others restored curator's environment).
+    installs: int = 0
 
     def run_job(self, workflow: str, job: str, event: str, payload: dict[str, Any]) -> JobResult:
         """Run `job` of `.github/workflows/<workflow>` for an `event` with its payload."""
@@ -161,7 +163,7 @@ class Runner:
             "GITHUB_REPOSITORY": self.repository, "GITHUB_RUN_ID": run_id,
             "GITHUB_SERVER_URL": "https://github.com", "GITHUB_WORKSPACE": str(self.workspace),
             "GITHUB_STEP_SUMMARY": str(temp.parent / f"summary-{run_id}.md"),
-            "RUNNER_TEMP": str(temp), "RUNNER_OS": "Linux",
+            "RUNNER_TEMP": str(temp), "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64",
         }  # fmt: skip
         for step in body["steps"]:
             uses = step.get("uses", "")
@@ -204,8 +206,7 @@ class Runner:
             return {}
         if "uses" in step:
             with_ = {k: substitute(v, ctx) for k, v in (step.get("with") or {}).items()}
-            self._uses(step["uses"].split("@")[0], with_, ctx["github"]["run_id"])
-            return {}
+            return self._uses(step["uses"].split("@")[0], with_, ctx["github"]["run_id"])
         self.steps_run += 1
         out = self.store / f"output-{self.steps_run}"
         out.write_text("")
@@ -228,15 +229,17 @@ class Runner:
         """Check what the install step installs, then put curator at the venv's path."""
         assert Path(env["ACTION_PATH"]) == ACTION_DIR
         assert (ACTION_DIR / "../../../pyproject.toml").resolve() == ROOT / "pyproject.toml"
-        launcher = temp / "curator-venv" / "bin" / "curator"
-        launcher.parent.mkdir(parents=True)
-        launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m curator "$@"\n')
+        self.installs += 1
+        # The Action runs curator as `bin/python -m curator`: this interpreter takes its place.
+        launcher = temp / "curator-venv" / "bin" / "python"
+        launcher.parent.mkdir(parents=True, exist_ok=True)
+        launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
         launcher.chmod(0o755)
 
-    def _uses(self, action: str, with_: dict[str, str], run_id: str) -> None:
-        """What the pinned third-party actions do, on the file system."""
+    def _uses(self, action: str, with_: dict[str, str], run_id: str) -> dict[str, str]:
+        """What the pinned third-party actions do, on the file system; their outputs."""
         if action == "actions/setup-python":
-            return
+            return {"python-version": "3.12.11"}
         if action == "actions/cache/restore":
             keys = [with_["key"], *with_.get("restore-keys", "").split()]
             saved = sorted((self.store / "cache").glob("*"), key=lambda p: p.stat().st_mtime)
@@ -244,23 +247,23 @@ class Runner:
                 hit = [p for p in saved if p.name == key or p.name.startswith(key)]
                 if hit:
                     shutil.copytree(hit[-1], with_["path"], dirs_exist_ok=True)
-                    return
-            return
+                    return {"cache-hit": str(hit[-1].name == with_["key"]).lower()}
+            return {}
         if action == "actions/cache/save":
             target = self.store / "cache" / with_["key"]
             if Path(with_["path"]).is_dir() and not target.exists():
-                shutil.copytree(with_["path"], target)
-            return
+                shutil.copytree(with_["path"], target, symlinks=True)
+            return {}
         if action == "actions/upload-artifact":
             folder = self.store / "artifacts" / run_id / with_["name"]
             folder.mkdir(parents=True)
             shutil.copy(with_["path"], folder)
-            return
+            return {}
         if action == "actions/download-artifact":
             found = self.store / "artifacts" / with_["run-id"]
             for folder in found.glob(with_["pattern"]) if found.is_dir() else []:
                 shutil.copytree(folder, with_["path"], dirs_exist_ok=True)
-            return
+            return {}
         raise AssertionError(f"an action the runner stand-in does not know: {action}")
 
 

@@ -129,9 +129,11 @@ def world(
             (repo / "data").mkdir()
             (repo / "data" / "papers.yaml").write_text(catalogue(base_titles), encoding="utf-8")
         assert main(["init", str(repo), "--ref", SHA]) == 0
-        assert (
-            f"paths: {request.param}\n" in (repo / ".github/workflows/curator-pr.yml").read_text()
-        )
+        # The list's paths live in its settings file; the workflow filters pull requests by them.
+        settings = (repo / "rules" / "curator.yaml").read_text()
+        assert f"paths: [{request.param}]" in settings
+        trigger = "data/**" if request.param == "data" else request.param
+        assert f"      - {trigger}\n" in (repo / ".github/workflows/curator-pr.yml").read_text()
         base = commit(repo, base_titles, "a list with curator's workflows")
         head = commit(repo, {**base_titles, ADDED: WRONG_TITLE}, "add MemoryBank")
         runner = runner_for(repo, github, arxiv_url, tmp_path)
@@ -149,6 +151,7 @@ def test_the_list_holds_no_curator_source(world: dict[str, Any]) -> None:
         ".github/workflows/curator-nightly.yml",
         ".github/workflows/curator-pr.yml",
         "README.md",
+        "rules/curator.yaml",
         "rules/links.yaml",
         "rules/projects.yaml",
     ]
@@ -318,3 +321,37 @@ def test_discover_weekly_keeps_one_new_papers_issue(
             assert issue["state"] == "open" and "2611.00001" in issue["body"]
             assert "2310.08560" not in issue["body"]  # already listed: skipped
             assert [label["name"] for label in issue["labels"]] == ["curator-discover"]
+
+
+def source_digest() -> str:
+    """What the Action's key step computes: sha256sum of each of curator's files (pyproject
+    and the package, sorted as C sorts), hashed again, 40 hex digits."""
+    import hashlib
+
+    root = Path(__file__).resolve().parents[2]
+    files = [root / "pyproject.toml"]
+    files += [p for p in (root / "curator").rglob("*") if p.is_file()]
+    names = sorted(
+        (p.relative_to(root).as_posix() for p in files if "__pycache__" not in p.parts),
+        key=lambda n: n.encode(),
+    )
+    lines = "".join(f"{hashlib.sha256((root / n).read_bytes()).hexdigest()}  {n}\n" for n in names)
+    return hashlib.sha256(lines.encode()).hexdigest()[:40]
+
+
+def test_a_warm_run_restores_curators_environment_instead_of_installing(
+    world: dict[str, Any],
+) -> None:
+    """Issue 32: the install step runs once; the nightly saves the environment under a key of
+    curator's own files and the Python version, and every later run (a pull request's too)
+    restores it. A pull request never saves one."""
+    runner = world["runner"]
+    job = runner.run_job("curator-pr.yml", "check", "pull_request", pull_request(world, REPO))
+    assert runner.installs == 1 and "curator-venv" not in str(list(runner.store.glob("cache/*")))
+    for _ in range(2):
+        runner.run_job("curator-nightly.yml", "audit", "schedule", {"schedule": "x"})
+    assert runner.installs == 2  # the first nightly installed and saved; the second restored
+    (key,) = [p.name for p in (runner.store / "cache").glob("curator-venv-*")]
+    assert key == f"curator-venv-Linux-X64-py3.12.11-{source_digest()}"
+    job = runner.run_job("curator-pr.yml", "check", "pull_request", pull_request(world, REPO))
+    assert runner.installs == 2 and job.outputs["errors"] == "1", job.log

@@ -26,6 +26,7 @@ KNOWN_SHAS = {
     "actions/upload-artifact": "ea165f8d65b6e75b540449e92b4886f43607fa02",  # v4.6.2
     "actions/download-artifact": "d3f86a106a0bac45b974a628896c90dbdf5c8093",  # v4.3.0
     "github/codeql-action": "fca7ace96b7d713c7035871441bd52efbe39e27e",  # v3.28.19
+    "pypa/gh-action-pypi-publish": "81e9d935c883d0b210363ab89cf05f3894778450",  # v1.8.14
 }
 
 
@@ -115,12 +116,12 @@ def test_comment_workflow_runs_no_pr_code() -> None:
 
 def test_pr_workflow_with_concurrency_and_no_write_for_forks() -> None:
     """curator-pr: contents read, pull-requests write (a fork's token is read-only anyway),
-    per-PR concurrency, every pull request (PR mode checks only what changed)."""
+    per-PR concurrency, only pull requests that change the list, its rules or settings."""
     doc = load(ROOT / ".github" / "workflows" / "curator-pr.yml")
     assert doc["jobs"]["check"]["permissions"] == {"contents": "read", "pull-requests": "write"}
     assert "pull_request.number" in doc["concurrency"]["group"]
     # PyYAML reads the key `on` as True.
-    assert doc[True] == {"pull_request": None}
+    assert doc[True] == {"pull_request": {"paths": ["data/**", "rules/**", "pyproject.toml"]}}
 
 
 def test_action_inputs_and_outputs() -> None:
@@ -149,6 +150,18 @@ def test_action_installs_itself_and_keeps_the_cache_out_of_the_checkout() -> Non
     install = next(s for n, s in by_name.items() if n.startswith("install curator"))
     assert install["env"] == {"ACTION_PATH": "${{ github.action_path }}"}
     assert '"$ACTION_PATH/../../.."' in install["run"] and "GITHUB_WORKSPACE" not in install["run"]
+    # curator's environment: restored by a key of its own files and the Python version; the
+    # install runs only on a miss, and only runs outside pull requests save it.
+    venv = by_name["restore curator's environment"]
+    assert venv["with"] == {
+        "path": "${{ runner.temp }}/curator-venv", "key": "${{ steps.venv-key.outputs.key }}",
+    }  # fmt: skip
+    assert install["if"] == "steps.venv.outputs.cache-hit != 'true'"
+    key = by_name["the key of curator's environment"]
+    assert key["env"]["PYTHON_VERSION"] == "${{ steps.python.outputs.python-version }}"
+    assert "curator-venv-$RUNNER_OS-$RUNNER_ARCH-py$PYTHON_VERSION-$digest" in key["run"]
+    saved = by_name["save curator's environment (never from a pull request)"]
+    assert "inputs.mode == 'pr'" not in saved["if"] and "inputs.mode == 'audit'" in saved["if"]
     restore, save = (
         by_name["restore the cache"],
         by_name["save the cache (never from a pull request)"],
@@ -193,3 +206,27 @@ def test_the_nightly_with_the_fix_turned_on_is_zizmor_clean(tmp_path: Path) -> N
     assert out.returncode == 0, out.stdout + out.stderr
     assert "completed" in out.stderr and "curator-nightly.yml" in out.stderr
     assert "No findings to report" in out.stdout
+
+
+def test_curator_runs_through_the_environments_python_so_a_moved_one_still_works(
+    tmp_path: Path,
+) -> None:
+    """A restored environment may sit at another path than where it was built (a self-hosted
+    runner's temp folder): its scripts' `#!` lines would name the old path, its `python`
+    finds its packages wherever it is. The Action only ever runs `bin/python -m curator`."""
+    import venv
+
+    text = ACTION.read_text(encoding="utf-8")
+    assert "curator-venv/bin/curator" not in text
+    assert text.count('"$RUNNER_TEMP/curator-venv/bin/python" -m curator comment') == 2
+    assert text.count('curator=("$RUNNER_TEMP/curator-venv/bin/python" -m curator)') == 2
+    venv.create(tmp_path / "built", with_pip=False)
+    (site,) = (tmp_path / "built" / "lib").glob("python3*/site-packages")
+    (site / "planted_module.py").write_text("WHERE = 'inside'\n")
+    (tmp_path / "built").rename(tmp_path / "restored")
+    done = subprocess.run(
+        [str(tmp_path / "restored" / "bin" / "python"), "-c",
+         "import planted_module, sys; print(planted_module.WHERE, sys.prefix)"],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    assert done.stdout.split() == ["inside", str(tmp_path / "restored")]
