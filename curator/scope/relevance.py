@@ -40,6 +40,9 @@ LIKELY = 0.5
 MIN_LISTED = 8
 #: The model reads abstracts when at least this share of listed papers has one.
 ABSTRACT_SHARE = 0.8
+#: Discover's query: at most this many words, enough for this share of the listed papers.
+QUERY_WORDS = 20
+COVER = 0.8
 #: Format of a model kept in the cache.
 FORMAT = "curator-relevance/1"
 
@@ -212,6 +215,28 @@ class Model:
             nearest=near,
             section=_section(near),
         )
+
+    def distinctive(self, most: int = QUERY_WORDS) -> tuple[str, ...]:
+        """Words that would find the list's own papers: chosen greedily, each time the word
+        whose log-odds against the background times the listed papers it newly covers is
+        highest, until `COVER` of the listed papers hold one of them (or `most` words)."""
+        c = self.counts
+        odds = {}
+        for word, cl in c.listed.items():
+            pl = (cl + 0.5) / (c.n_listed + 1.0)
+            pb = (c.background.get(word, 0) + 0.5) / (c.n_background + 1.0)
+            if cl >= 2 and word.isalpha() and pl > pb:
+                odds[word] = math.log(pl / pb)
+        uncovered = [set(words(p.text(self.abstracts))) & odds.keys() for p in self.listed]
+        chosen: list[str] = []
+        while len(chosen) < most and sum(not u for u in uncovered) < COVER * len(self.listed):
+            gain: Counter[str] = Counter(w for u in uncovered for w in u)
+            if not gain:
+                break
+            best = max(sorted(gain), key=lambda w: gain[w] * odds[w])
+            chosen.append(best)
+            uncovered = [set() if best in u else u for u in uncovered]
+        return tuple(chosen)
 
     def as_dict(self) -> dict[str, Any]:
         """What the cache keeps: the learned numbers (the papers are the caller's)."""
