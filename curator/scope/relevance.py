@@ -16,8 +16,9 @@ two ways:
   logistic regression of "listed rather than background" on the affinity, P(relevant).
 
 The evidence names the nearest listed papers (TF-IDF cosine over the same words) and the
-section most of them are in. No numpy, no scikit-learn: a few thousand short documents and an
-inverted index suffice.
+section most of them are in. Papers are read by their titles (`abstracts=True` reads the
+abstract too; curator's runs do not: see curator/scope/relevant.py). No numpy, no
+scikit-learn: a few thousand short documents and an inverted index suffice.
 """
 
 from __future__ import annotations
@@ -28,8 +29,11 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 #: Standing under which a paper is unlike anything in the list (a `scope-review` warning).
 UNLIKE = 0.05
@@ -38,11 +42,11 @@ UNLIKE = 0.05
 LIKELY = 0.5
 #: Fewest listed papers a model is learned from (fewer: no relevance at all).
 MIN_LISTED = 8
-#: The model reads abstracts when at least this share of listed papers has one.
-ABSTRACT_SHARE = 0.8
 #: Discover's query: at most this many words, enough for this share of the listed papers.
 QUERY_WORDS = 20
 COVER = 0.8
+#: Listed and background papers the calibrations are measured on at most (every k-th).
+CALIBRATION = 2000
 #: Format of a model kept in the cache.
 FORMAT = "curator-relevance/1"
 
@@ -59,16 +63,20 @@ _STOP = frozenset(_STOP_WORDS.split())
 def words(text: str) -> list[str]:
     """The content words of a text, lower-case, with a light plural stem (`memories` ->
     `memory`, `agents` -> `agent`)."""
-    out: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if len(w) < 2 or w in _STOP:
-            continue
-        if len(w) > 4 and w.endswith("ies"):
-            w = w[:-3] + "y"
-        elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-            w = w[:-1]
-        out.append(w)
-    return out
+    out = [_stem(w) for w in _WORD.findall(text.lower())]
+    return [w for w in out if w]
+
+
+@lru_cache(maxsize=65536)
+def _stem(w: str) -> str:
+    """The word's stem, or '' for a word that says nothing (short, or a function word)."""
+    if len(w) < 2 or w in _STOP:
+        return ""
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
 
 
 @dataclass(frozen=True)
@@ -168,17 +176,21 @@ _NOTHING = -10.0
 
 @dataclass(frozen=True)
 class Model:
-    """A list's relevance model: word counts, TF-IDF vectors of the listed papers and the two
-    calibrations (the listed papers' own affinities, sorted; the background's logistic)."""
+    """A list's relevance model: word counts, the listed papers' words (indexed, for the
+    nearest ones by TF-IDF cosine) and the two calibrations (the listed papers' own
+    affinities, sorted; the background's logistic)."""
 
     abstracts: bool
     counts: Counts
     idf: Mapping[str, float]
     listed: tuple[Paper, ...]
+    docs: tuple[tuple[str, ...], ...]
     own: tuple[float, ...]
     logistic: tuple[float, float] | None
-    postings: Mapping[str, tuple[tuple[int, float], ...]]
+    index: Mapping[str, tuple[int, ...]]
     places: Mapping[str, int]
+    #: The listed papers' TF-IDF vectors, made when first compared.
+    vectors: dict[int, Mapping[str, float]] = field(default_factory=dict, compare=False)
 
     def tokens(self, paper: Paper) -> set[str]:
         """The distinct content words of what the model reads of the paper."""
@@ -193,15 +205,18 @@ class Model:
     def nearest(self, paper: Paper, n: int = 5) -> tuple[Neighbour, ...]:
         """The listed papers most like this one by TF-IDF cosine (not itself)."""
         vector = _vector(words(paper.text(self.abstracts)), self.idf)
-        sums: dict[int, float] = defaultdict(float)
-        for word, weight in vector.items():
-            for index, other in self.postings.get(word, ()):
-                sums[index] += weight * other
-        sums.pop(self.places.get(paper.key, -1), None)
-        best = sorted(sums.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+        sharing = {i for word in vector for i in self.index.get(word, ())}
+        sharing.discard(self.places.get(paper.key, -1))
+        cosines = []
+        for i in sharing:
+            other = self.vectors.get(i)
+            if other is None:
+                other = self.vectors[i] = _vector(self.docs[i], self.idf)
+            cosines.append((sum(w * other.get(t, 0.0) for t, w in vector.items()), i))
+        best = sorted(cosines, key=lambda ci: (-ci[0], ci[1]))[:n]
         return tuple(
             Neighbour(self.listed[i].title, self.listed[i].section, self.listed[i].key, c)
-            for i, c in best
+            for c, i in best
         )
 
     def score(self, paper: Paper) -> Relevance:
@@ -227,7 +242,7 @@ class Model:
             pb = (c.background.get(word, 0) + 0.5) / (c.n_background + 1.0)
             if cl >= 2 and word.isalpha() and pl > pb:
                 odds[word] = math.log(pl / pb)
-        uncovered = [set(words(p.text(self.abstracts))) & odds.keys() for p in self.listed]
+        uncovered = [set(doc) & odds.keys() for doc in self.docs]
         chosen: list[str] = []
         while len(chosen) < most and sum(not u for u in uncovered) < COVER * len(self.listed):
             gain: Counter[str] = Counter(w for u in uncovered for w in u)
@@ -249,21 +264,22 @@ class Model:
 
 
 def build(
-    listed: Sequence[Paper], background: Sequence[Paper] = (), abstracts: bool | None = None
+    listed: Sequence[Paper], background: Sequence[Paper] = (), abstracts: bool = False
 ) -> Model | None:
-    """Learn the list's model (None with fewer than MIN_LISTED listed papers)."""
+    """Learn the list's model (None with fewer than MIN_LISTED listed papers). The listed
+    papers' own affinities, and the background's, are measured on at most CALIBRATION of each
+    (every k-th), which describes them as well and keeps a long list quick."""
     listed = _distinct(listed)
     if len(listed) < MIN_LISTED:
         return None
-    if abstracts is None:
-        abstracts = reads_abstracts(listed)
-    known = {p.key for p in listed}
-    background = [p for p in _distinct(background) if p.key not in known]
     model = _assemble(abstracts, listed, background, (), None)
-    own = sorted(model.affinity(p) for p in listed)
-    counts = model.counts
-    others = [counts.affinity(t, t, mine=False) for t in (model.tokens(p) for p in background)]
-    return _assemble(abstracts, listed, background, tuple(own), fit_logistic(own, others))
+    c = model.counts
+    own = sorted(c.affinity(set(doc), set(doc)) for doc in _every_kth(model.docs, CALIBRATION))
+    known = {p.key for p in listed}
+    others = [p for p in _distinct(background) if p.key not in known]
+    sets = [model.tokens(p) for p in _every_kth(others, CALIBRATION)]
+    logistic = fit_logistic(own, [c.affinity(t, t, mine=False) for t in sets])
+    return replace(model, own=tuple(own), logistic=logistic)
 
 
 def restore(
@@ -276,10 +292,7 @@ def restore(
         own = tuple(float(x) for x in value["own"])
         raw = value.get("logistic")
         logistic = (float(raw[0]), float(raw[1])) if raw else None
-        listed = _distinct(listed)
-        known = {p.key for p in listed}
-        background = [p for p in _distinct(background) if p.key not in known]
-        return _assemble(bool(value["abstracts"]), listed, background, own, logistic)
+        return _assemble(bool(value["abstracts"]), _distinct(listed), background, own, logistic)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         return None
 
@@ -290,12 +303,6 @@ def digest(listed: Sequence[Paper], background: Sequence[Paper], abstracts: bool
     rows.append([[p.key, p.title, p.abstract] for p in _distinct(background)])
     text = json.dumps([FORMAT, abstracts, rows], ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def reads_abstracts(listed: Sequence[Paper]) -> bool:
-    """True when nearly every listed paper has an abstract (then every paper is read with
-    one; otherwise titles alone, so that all are compared alike)."""
-    return bool(listed) and sum(bool(p.abstract) for p in listed) >= ABSTRACT_SHARE * len(listed)
 
 
 def standing(value: float, own: Sequence[float]) -> float:
@@ -343,22 +350,30 @@ def _assemble(
     own: tuple[float, ...],
     logistic: tuple[float, float] | None,
 ) -> Model:
-    listed_words = [words(p.text(abstracts)) for p in listed]
-    background_words = [set(words(p.text(abstracts))) for p in background]
+    """The model's counts and index from the papers (`listed` already distinct)."""
+    known = {p.key for p in listed}
+    docs = tuple(tuple(words(p.text(abstracts))) for p in listed)
+    others = [set(words(p.text(abstracts))) for p in _distinct(background) if p.key not in known]
     counts = Counts(
-        listed=Counter(w for doc in listed_words for w in set(doc)),
-        background=Counter(w for doc in background_words for w in doc),
+        listed=Counter(w for doc in docs for w in set(doc)),
+        background=Counter(w for doc in others for w in doc),
         n_listed=len(listed),
-        n_background=len(background),
+        n_background=len(others),
     )
-    idf = _idf(counts)
-    postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    for index, doc in enumerate(listed_words):
-        for word, weight in _vector(doc, idf).items():
-            postings[word].append((index, weight))
-    frozen = {w: tuple(p) for w, p in postings.items()}
+    index: dict[str, list[int]] = defaultdict(list)
+    for i, doc in enumerate(docs):
+        for w in set(doc):
+            index[w].append(i)
     places = {p.key: i for i, p in enumerate(listed)}
-    return Model(abstracts, counts, idf, tuple(listed), own, logistic, frozen, places)
+    frozen = {w: tuple(ix) for w, ix in index.items()}
+    return Model(
+        abstracts, counts, _idf(counts), tuple(listed), docs, own, logistic, frozen, places
+    )
+
+
+def _every_kth(items: Sequence[T], most: int) -> Sequence[T]:
+    """At most `most` of the items, evenly spaced (all of them when there are few)."""
+    return items if len(items) <= most else items[:: math.ceil(len(items) / most)]
 
 
 def _distinct(papers: Iterable[Paper]) -> list[Paper]:

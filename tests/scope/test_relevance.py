@@ -8,7 +8,6 @@ from curator.scope.relevance import (
     build,
     digest,
     fit_logistic,
-    reads_abstracts,
     restore,
     standing,
     words,
@@ -119,9 +118,3 @@ def test_the_digest_changes_with_any_input() -> None:
     assert one != digest(listed()[1:], background(), False)
     renamed = [Paper(p.key, p.title + " x", p.abstract, p.section) for p in listed()]
     assert one != digest(renamed, background(), False)
-
-
-def test_abstracts_are_read_only_when_nearly_every_listed_paper_has_one() -> None:
-    some = [Paper(p.key, p.title, "an abstract" if i % 2 else "") for i, p in enumerate(listed())]
-    assert not reads_abstracts(some)
-    assert reads_abstracts([Paper(p.key, p.title, "an abstract") for p in listed()])

@@ -122,3 +122,27 @@ def test_a_second_run_reads_the_model_from_the_cache(
     second = check(*pull_request)
     assert first["findings"] == second["findings"]
     assert [f["code"] for f in second["findings"]] == ["scope-review"]
+
+
+def test_a_full_run_scores_no_listed_paper(pull_request: tuple[Path, str]) -> None:
+    """The papers a list holds are its scope: outside a pull request, no relevance finding."""
+    root, _ = pull_request
+    out = root.parent / "full.json"
+    main(["check", "README.md", "--format", "json", "--output", str(out),
+          "--skip", "arxiv,github,web"])  # fmt: skip
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert not [f for f in report["findings"] if f["code"].startswith("scope-")]
+
+
+def test_with_a_policy_its_findings_gain_the_nearest_papers_and_none_is_added(
+    pull_request: tuple[Path, str],
+) -> None:
+    root, base = pull_request
+    out = root.parent / "policy.json"
+    main(["check", "README.md", "--changed-since", base, "--format", "json", "--output",
+          str(out), "--skip", "github,web", "--scope-preset", "llm-memory"])  # fmt: skip
+    report = json.loads(out.read_text(encoding="utf-8"))
+    scope = [f for f in report["findings"] if f["code"].startswith("scope-")]
+    subjects = [f["subject"] for f in scope]
+    assert scope and len(subjects) == len(set(subjects))  # one finding a paper at most
+    assert all("most like " in f["evidence"] for f in scope)
