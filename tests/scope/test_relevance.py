@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from curator.resolvers.cache import Cache
 from curator.scope.relevance import (
     MIN_LISTED,
     Paper,
@@ -118,3 +121,15 @@ def test_the_digest_changes_with_any_input() -> None:
     assert one != digest(listed()[1:], background(), False)
     renamed = [Paper(p.key, p.title + " x", p.abstract, p.section) for p in listed()]
     assert one != digest(renamed, background(), False)
+
+
+def test_the_cache_gives_the_newest_answers_of_a_service(tmp_path: Path) -> None:
+    now = [100.0]
+    cache = Cache(tmp_path / "c.sqlite", clock=lambda: now[0])
+    for i in range(5):
+        now[0] += 1
+        cache.put("arxiv", f"arxiv:{i}", {"title": f"T{i}"})
+    cache.put("github", "github:o/r", {"name": "r"})
+    assert list(cache.latest("arxiv", 3)) == ["arxiv:4", "arxiv:3", "arxiv:2"]
+    assert cache.latest("arxiv", 0) == {} and Cache(None).latest("arxiv", 3) == {}
+    cache.close()
