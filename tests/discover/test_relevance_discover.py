@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from curator.discover import render
 from curator.discover.relevant import categories
 from curator.discover.run import Request, discover
 from curator.discover.screen import Group
@@ -76,6 +77,7 @@ def test_discover_without_a_policy_asks_the_lists_words_and_groups_by_relevance(
     assert report.drafts == ()
     off = next(c for c in report.candidates if c.meta["title"] == OFF)
     assert off.decision.reason.startswith("unlike anything in the list: most like")
+    assert "1 likely exclude, each unlike anything in the list" in render.markdown(report)
     # Ranked: the groups in order, never a likely include after a likely exclude.
     order = [c.group for c in report.candidates]
     assert order == sorted(order, key=[Group.INCLUDE, Group.REVIEW, Group.EXCLUDE].index)
