@@ -240,6 +240,15 @@ def render(outcomes: Sequence[Outcome], paths: Sequence[Path]) -> str:
         "- **TF-IDF + LR.** Word uni- and bigrams, class-balanced logistic regression, C by "
         "5-fold cross-validation; trained on the same training papers against the same "
         "background, P ≥ 0.5 (scikit-learn, the `eval` extra).",
+        *(
+            [
+                "- **One list**: the shipped background (curator/presets/"
+                "relevance-background.json) stands in for the other lists' papers, split the "
+                "same way."
+            ]
+            if len(paths) == 1
+            else []
+        ),
         "- The lists overlap in subject (memory, agents, long context, retrieval): a paper of "
         "another list is often on the subject of this one. Precision here counts it as wrong.",
         "",
