@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from curator.model import Entry, Kind, Source
 from curator.resolvers.cache import Cache
+from curator.scope.records import Record
 from curator.scope.relevance import (
     MIN_LISTED,
     Paper,
@@ -15,6 +17,7 @@ from curator.scope.relevance import (
     standing,
     words,
 )
+from curator.scope.relevant import learn
 
 AGENTS = [
     ("Tool use in language model agents", "Tools"),
@@ -132,4 +135,28 @@ def test_the_cache_gives_the_newest_answers_of_a_service(tmp_path: Path) -> None
     cache.put("github", "github:o/r", {"name": "r"})
     assert list(cache.latest("arxiv", 3)) == ["arxiv:4", "arxiv:3", "arxiv:2"]
     assert cache.latest("arxiv", 0) == {} and Cache(None).latest("arxiv", 3) == {}
+    cache.close()
+
+
+def test_screening_records_add_their_includes_to_the_list_and_excludes_to_the_background(
+    tmp_path: Path,
+) -> None:
+    entries = [
+        Entry(p.key, Kind.PAPER, Source("README.md", i + 1), title=p.title, section=p.section)
+        for i, p in enumerate(listed())
+    ]
+    records = [
+        Record({"id": "2609.00001", "title": "Memory banks for agents", "decision": "include"},
+               Source("r.json", 1)),
+        Record({"id": "2609.00002", "title": "Zorblax memory devices", "decision": "exclude"},
+               Source("r.json", 2)),
+        Record({"id": "2609.00003", "title": "The paper under review", "decision": "include"},
+               Source("r.json", 3)),
+    ]  # fmt: skip
+    cache = Cache(tmp_path / "c.sqlite")
+    model = learn(entries, records, cache, scored={"arxiv:2609.00003"})
+    assert model is not None
+    keys = {p.key for p in model.listed}
+    assert "arxiv:2609.00001" in keys and "arxiv:2609.00003" not in keys
+    assert model.counts.background["zorblax"] == 1 and "zorblax" not in model.counts.listed
     cache.close()
