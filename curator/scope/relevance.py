@@ -128,11 +128,12 @@ class Relevance:
         return self.standing >= LIKELY
 
     def like(self) -> str:
-        """`most like "X" and "Y" in *Benchmarks*`: the evidence sentence."""
+        """`most like "X" and "Y" (section "Benchmarks")`: the evidence sentence (plain text:
+        renderers escape Markdown in evidence)."""
         names = [f'"{n.title}"' for n in self.nearest[:2]]
         if not names:
             return "shares no word with any listed paper"
-        where = f" in *{self.section}*" if self.section else ""
+        where = f' (section "{self.section}")' if self.section else ""
         return f"most like {' and '.join(names)}{where}"
 
     def measure(self) -> str:

@@ -28,7 +28,7 @@ from curator.checks.interface import CheckContext
 from curator.model import Entry, EntryResult, Finding, Kind, Service, Verdict
 from curator.resolvers.cache import Cache
 from curator.resolvers.interface import Found, Moved, Outcome
-from curator.scope.decision import Decision, Quote
+from curator.scope.decision import Decision
 from curator.scope.records import Record
 from curator.scope.relevance import Model, Paper, Relevance, build, digest
 from curator.scope.relevance import restore as restore_model
@@ -78,7 +78,7 @@ def relevance(
         if rel is None:
             new_results.append(result)
             continue
-        decision = decision_of(result.entry, outcomes.get(result.entry.subject), rel)
+        decision = decision_of(rel)
         new_results.append(replace(result, verdict=decision.verdict, scope=decision))
         if decision.code:
             new_findings.append(_finding(result.entry, decision, rel, ctx))
@@ -142,24 +142,23 @@ def query(entry: Entry, outcome: Outcome | None) -> Paper:
     return Paper(entry.subject, title, "", entry.section)
 
 
-def decision_of(entry: Entry, outcome: Outcome | None, rel: Relevance) -> Decision:
+def decision_of(rel: Relevance) -> Decision:
     """The scope decision of a list without a policy: include, or review when the paper is
-    unlike anything in the list (a warning, never an error)."""
-    title = str(_meta(outcome).get("title") or "")
-    quotes = (Quote("title", 0, len(title), title, RULE),) if title else ()
+    unlike anything in the list (a warning, never an error). No quote: the title is what was
+    compared, and the reason names the listed papers it was compared with."""
     if rel.unlike:
         reason = f"unlike anything in the list: {rel.like()} ({rel.measure()})"
         return Decision(
             verdict=Verdict.REVIEW,
             rules=(RULE,),
-            quotes=quotes,
+            quotes=(),
             reading_scope="title_topic_screen",
             reason=reason,
             code="scope-review",
             severity="warning",
         )
     reason = f"like the list: {rel.like()} ({rel.measure()})"
-    return Decision(Verdict.INCLUDE, (RULE,), quotes, "title_topic_screen", reason)
+    return Decision(Verdict.INCLUDE, (RULE,), (), "title_topic_screen", reason)
 
 
 def _finding(entry: Entry, decision: Decision, rel: Relevance, ctx: CheckContext) -> Finding:
