@@ -429,6 +429,11 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     resolved = resolve(chosen, options, rules, cache)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
     results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache)
+    from curator.scope.relevant import relevance
+
+    results, scope_findings = relevance(
+        loaded.entries, results, scope_findings, resolved.outcomes, ctx, cache, records
+    )
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
     findings += translations(loaded, chinese, selection, ctx)
     findings += settings_changed
@@ -436,7 +441,8 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     notes = [*loaded.notes, *skipped_note(options), *silenced_note(options)]
     notes += [*resolved.notes, *cache.warnings]
     notes = list(dict.fromkeys(notes))
-    if "scope" not in rules and not options.skips(Service.SCOPE):
+    # A pull request's papers are weighed against the list even without a policy.
+    if "scope" not in rules and not options.skips(Service.SCOPE) and not options.changed_since:
         notes.append(scope_not_checked(options))
     if options.changed_since:
         notes.insert(

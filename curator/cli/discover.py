@@ -18,7 +18,12 @@ def add_discover(sub: Any) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="the list: catalogue or README")
     p.add_argument("--since", metavar="DATE", help="first submission day (YYYY-MM-DD)")
     p.add_argument("--until", metavar="DATE", help="last submission day (default: yesterday)")
-    p.add_argument("--categories", default=CATEGORIES, metavar="LIST", help="arXiv categories")
+    p.add_argument(
+        "--categories",
+        metavar="LIST",
+        help=f"arXiv categories (default: {CATEGORIES}; for a list without a scope policy, "
+        "those its papers are filed under)",
+    )
     p.add_argument("--format", choices=["text", "markdown", "json"], help="report format")
     p.add_argument("--output", metavar="FILE", help="write the report to FILE")
     p.add_argument("--drafts", metavar="FILE", help="write the draft screening records to FILE")
@@ -43,7 +48,8 @@ def run_discover(args: argparse.Namespace) -> int:
     request = Request(
         since=window.parse_day(args.since, "--since") if args.since else None,
         until=window.parse_day(args.until, "--until") if args.until else None,
-        categories=window.parse_categories(args.categories),
+        # () lets discover choose: the defaults, or a list's own without a policy.
+        categories=window.parse_categories(args.categories) if args.categories else (),
     )
     report = discover(options, request)
     text = render.RENDERERS[args.format or "text"](report)

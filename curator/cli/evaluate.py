@@ -11,10 +11,16 @@ from curator.errors import CuratorError
 
 
 def write(text: str, out: str) -> None:
-    """The report to `out` ('-': standard output)."""
+    """The report to `out` ('-': standard output). A page regenerated from the screening
+    records keeps the relevance section `curator scope evaluate --list` wrote into it."""
     if out == "-":
         sys.stdout.write(text)
         return
+    from curator.scope.crosslist import section_of, splice
+
+    kept = section_of(Path(out).read_text(encoding="utf-8")) if Path(out).is_file() else ""
+    if kept and not section_of(text):
+        text = splice(text, kept)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(text, encoding="utf-8")
 

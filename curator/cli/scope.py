@@ -77,7 +77,14 @@ def add_scope(sub: Any) -> None:
     e = tasks.add_parser(
         "evaluate", help="forward-chained and lock-box evaluation against TF-IDF + LR"
     )
-    e.add_argument("records", nargs="+", metavar="RECORDS", help="*-review.json files or folders")
+    e.add_argument("records", nargs="*", metavar="RECORDS", help="*-review.json files or folders")
+    e.add_argument(
+        "--list",
+        action="append",
+        metavar="FILE",
+        help="measure the relevance learned from this list's own papers (repeat: each list "
+        "against the others); with --out FILE, only the page's relevance section is rewritten",
+    )
     e.add_argument("--rules", metavar="FILE", help="scope rules (default: rules/scope.yaml)")
     e.add_argument("--out", default="-", metavar="FILE", help="Markdown to write ('-': stdout)")
     sealed = e.add_mutually_exclusive_group()
@@ -100,6 +107,10 @@ def run_scope_evaluate(args: argparse.Namespace) -> int:
     from curator.rulefiles import rules_folder
     from curator.scope.evaluate import evaluation
 
+    if args.list:
+        return _evaluate_lists([Path(p) for p in args.list], args.out)
+    if not args.records:
+        raise UsageError("scope evaluate takes screening RECORDS, or --list FILE")
     options = options_from(args)
     rules = Path(args.rules or rules_folder(options) / "scope.yaml")
     records = [Path(r) for r in args.records]
@@ -110,6 +121,21 @@ def run_scope_evaluate(args: argparse.Namespace) -> int:
         write(render_batch(batch), args.out)
         return 0
     write(evaluation(rules, records, args.lock_box), args.out)
+    return 0
+
+
+def _evaluate_lists(paths: list[Path], out: str) -> int:
+    """The relevance evaluation of these lists: to stdout, or spliced into the page `out`."""
+    from curator.cli.evaluate import write
+    from curator.scope.crosslist import evaluate, render, splice
+
+    for path in paths:
+        if not path.is_file():
+            raise UsageError(f"--list {path}: no such file")
+    section = render(evaluate(paths), paths)
+    if out != "-" and Path(out).is_file():
+        section = splice(Path(out).read_text(encoding="utf-8"), section)
+    write(section, out)
     return 0
 
 

@@ -16,6 +16,7 @@ from curator.model import Verdict
 from curator.report import sanitize as s
 from curator.report.sanitize import clean
 from curator.scope.decision import SCORER_ID
+from curator.scope.relevant import RULE as RELEVANCE
 
 #: The JSON report's schema name (its own: a discover report is not a check report).
 SCHEMA = "curator-discover/1"
@@ -82,11 +83,11 @@ def markdown(
     proven = [c for c in report.candidates if c.group is Group.EXCLUDE and not c.unquoted_exclude]
     if proven:
         # A proven exclusion: a rule of the policy and the sentence proving it, no box to tick.
-        body += [
-            f"<details><summary>{len(proven)} likely exclude, each by a rule its quote proves"
-            "</summary>",
-            "",
-        ]
+        # A list without a policy has no rule to prove: its likely excludes are unlike it.
+        why = "each by a rule its quote proves"
+        if all(c.decision.rules == (RELEVANCE,) for c in proven):
+            why = "each unlike anything in the list"
+        body += [f"<details><summary>{len(proven)} likely exclude, {why}</summary>", ""]
         body += [
             f"- {s.code('arxiv:' + c.id)} {s.text(c.meta.get('title', ''), 90)} "
             f"({s.code(_rules(c), 60)}): {s.text(_quote(c), 80)}"

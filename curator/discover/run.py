@@ -1,7 +1,8 @@
 """`curator discover`: the window's new arXiv papers, screened, with what was asked.
 
 load the list → choose the window → days the cache has settled, the rest asked of arXiv
-(one query per run of days, paged) → skip listed papers → scope engine → ranked report.
+(one query per run of days, paged) → skip listed papers → the scope policy, or without one
+the list's own relevance (curator/discover/relevant.py) → ranked report.
 Each settled day's IDs are remembered in the cache (service `arxiv-discover`) and each
 paper's metadata under the arXiv resolver's own key, so `curator check` reuses it too.
 """
@@ -9,18 +10,21 @@ paper's metadata under the arXiv resolver's own key, so `curator check` reuses i
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from curator.discover import relevant as rl
 from curator.discover import screen as sc
 from curator.discover import window as win
 from curator.errors import UsageError
+from curator.model import Entry, Kind
 from curator.options import Options
 from curator.resolvers.arxiv_search import MAX_SLICE, ArxivSearch, SearchFailed
 from curator.resolvers.cache import Cache
 from curator.resolvers.interface import Counter
 from curator.scope import ScopeRules
+from curator.scope.relevance import MIN_LISTED, Model
 
 #: Cache service of the remembered days: `<query key>:<YYYY-MM-DD>` -> {"ids": [...]}.
 DAYS = "arxiv-discover"
@@ -57,48 +61,88 @@ class DiscoverReport:
         return not self.failure
 
 
-def scope_rules(options: Options) -> ScopeRules:
-    """The list's rules/scope.yaml; UsageError when there is none."""
-    from curator.rulefiles import load_rules, rules_folder
-
-    rules = load_rules(options).get("scope")
-    if not isinstance(rules, ScopeRules):
-        raise UsageError(f"no scope rules at {rules_folder(options)}/scope.yaml")
-    return rules
-
-
 def gate_words(rules: ScopeRules) -> tuple[str, ...]:
     """The entry gate's plain words (`memory`, `memories`): what the query asks for."""
     return tuple(p.source for p in rules.gate.patterns if p.source.isalnum())
 
 
 def discover(options: Options, request: Request, now: datetime | None = None) -> DiscoverReport:
-    """Run discover for `options.paths` (the list) and `request` (no printing, no exiting)."""
+    """Run discover for `options.paths` (the list) and `request` (no printing, no exiting).
+
+    With a scope policy, the entry gate's words are asked and the policy screens; without
+    one, the list's own words and categories are asked and its relevance screens."""
     from curator.pipeline import load
+    from curator.rulefiles import load_rules
 
     moment = now or datetime.now(UTC)
-    rules = scope_rules(options)
-    listed = sc.listed_from(load(options.paths).entries)
-    words = gate_words(rules)
-    key = win.query_key(request.categories, words)
+    rules = load_rules(options).get("scope")
+    entries = load(options.paths).entries
+    listed = sc.listed_from(entries)
     cache = Cache(None if options.no_cache else options.resolved_cache_path())
     try:
-        return _run(options, request, moment, rules, listed, cache, key)
+        if isinstance(rules, ScopeRules):
+            asked = replace(request, categories=request.categories or win.DEFAULT_CATEGORIES)
+            return _run(options, asked, moment, _Screener(gate_words(rules), rules), listed, cache)
+        screener, categories = _relevance(options, entries, cache)
+        asked = replace(request, categories=request.categories or categories)
+        return _run(options, asked, moment, screener, listed, cache)
     finally:
         cache.close()
+
+
+@dataclass(frozen=True)
+class _Screener:
+    """What screens the window: the words asked, and the policy or the list's relevance."""
+
+    words: tuple[str, ...]
+    rules: ScopeRules | None = None
+    model: Model | None = None
+
+    def screen(
+        self, papers: Sequence[Mapping[str, Any]], listed: sc.Listed, earlier: Mapping[str, Any]
+    ) -> tuple[list[sc.Candidate], list[sc.Skipped]]:
+        """The candidates, ranked, and the papers the list already has."""
+        if self.rules is not None:
+            return sc.screen(papers, listed, self.rules, earlier)
+        assert self.model is not None  # one of the two, by construction
+        return rl.screen(papers, listed, self.model, earlier)
+
+    def drafts(self, candidates: Sequence[sc.Candidate]) -> tuple[Mapping[str, Any], ...]:
+        """Draft screening records: a policy's only (they carry its version and gate)."""
+        rules = self.rules
+        return tuple(sc.draft(c, rules) for c in candidates) if rules is not None else ()
+
+
+def _relevance(
+    options: Options, entries: Sequence[Entry], cache: Cache
+) -> tuple[_Screener, tuple[str, ...]]:
+    """The list's relevance model, its words and categories; UsageError when too small."""
+    from curator.rulefiles import rules_folder
+    from curator.scope.relevant import learn
+
+    papers = [e for e in entries if e.kind is Kind.PAPER]
+    model = learn(papers, (), cache)
+    if model is None:
+        raise UsageError(
+            f"no scope rules at {rules_folder(options)}/scope.yaml, and {len(papers)} listed "
+            f"papers are too few to learn the list's relevance from (at least {MIN_LISTED})"
+        )
+    known = cache.get_many("arxiv", [e.subject for e in papers if e.subject.startswith("arxiv:")])
+    categories = rl.categories(item.value for item in known.values())
+    return _Screener(model.distinctive(), model=model), categories or win.DEFAULT_CATEGORIES
 
 
 def _run(
     options: Options,
     request: Request,
     now: datetime,
-    rules: ScopeRules,
+    screener: _Screener,
     listed: sc.Listed,
     cache: Cache,
-    key: str,
 ) -> DiscoverReport:
-    """The body of `discover` once the list, rules and cache are open."""
-    words = gate_words(rules)
+    """The body of `discover` once the list, the screener and the cache are ready."""
+    words = screener.words
+    key = win.query_key(request.categories, words)
     window = win.choose(request.since, request.until, now.date(), _resume(cache, key))
     remembered = _remembered(cache, key, window)
     todo = [d for d in window.days() if d not in remembered]
@@ -110,13 +154,13 @@ def _run(
         _ask(ArxivSearch(options, cache, counter), request, words, win.runs(todo), got)
         for part, papers, complete in got.answers:
             _remember(cache, key, part, papers, now, complete)
-    candidates, skipped = sc.screen(list(got.papers.values()), listed, rules, got.earlier)
+    candidates, skipped = screener.screen(list(got.papers.values()), listed, got.earlier)
     return DiscoverReport(
         window=window,
         query=win.query(request.categories, words, window),
         candidates=tuple(candidates),
         skipped=tuple(skipped),
-        drafts=tuple(sc.draft(c, rules) for c in candidates),
+        drafts=screener.drafts(candidates),
         requests=counter.get("arxiv"),
         asked=tuple(part for part, _, _ in got.answers),
         remembered=len(remembered),

@@ -313,6 +313,24 @@ class Cache:
             counter.add("cache_hits", len(split.hits))
         return split
 
+    def latest(self, service: str, limit: int) -> dict[str, dict[str, Any]]:
+        """The `limit` answers of a service stored last, by subject (the relevance model's
+        background: papers of the field the cache has met, discover's windows among them)."""
+        if self._db is None or limit <= 0:
+            return {}
+        sql = (
+            "SELECT subject, value, etag, fetched_at FROM entries WHERE service=? "
+            "ORDER BY fetched_at DESC, subject LIMIT ?"
+        )
+        with self._lock:
+            try:
+                rows = self._db.execute(sql, (service, limit)).fetchall()
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache read failed: {exc}")
+                return {}
+        items = {subject: _item(*row) for subject, *row in rows}
+        return {s: item.value for s, item in items.items() if item is not None}
+
     def put(self, service: str, subject: str, value: dict[str, Any], etag: str = "") -> None:
         """Store a real answer now (found, moved, not found); never errors or unverified."""
         self.put_many(service, [(subject, value, etag)])
