@@ -1,13 +1,15 @@
-"""Web-link findings: broken, permanently redirected, unverified or blocked links (pure)."""
+"""Web-link findings: broken, likely broken (a soft 404), permanently redirected, unverified
+or blocked links (pure)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from curator.checks.redirects import hop_urls, soft_404
 from curator.context import CheckContext
 from curator.model import Entry, Finding, Service
-from curator.resolvers.interface import Blocked, Moved, NotFound, Outcome, Unverified
+from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
 from curator.rulefiles.links import LinkRules
 
 
@@ -33,6 +35,12 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
     """The finding for one link outcome; None when the link is fine."""
     what = f"{role} link" if role else "link"
     subject, source = outcome.subject, entry.source
+    lost = soft_404(hop_urls(outcome.meta)) if isinstance(outcome, Found | Moved) else ""
+    if lost and isinstance(outcome, Found | Moved):  # a soft 404: no target offered
+        return ctx.finding(
+            "link-soft-404", subject, source, f"{what} is likely broken: {lost}",
+            evidence=hop_chain(outcome.meta),
+        )  # fmt: skip
     if isinstance(outcome, Moved):
         return ctx.finding(
             "link-redirect", subject, source,
