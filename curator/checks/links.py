@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from curator.checks.redirects import hop_urls, soft_404
 from curator.context import CheckContext
@@ -35,7 +36,7 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
     """The finding for one link outcome; None when the link is fine."""
     what = f"{role} link" if role else "link"
     subject, source = outcome.subject, entry.source
-    lost = soft_404(hop_urls(outcome.meta)) if isinstance(outcome, Found | Moved) else ""
+    lost = _soft_404(outcome, ctx.rules.get("links"))
     if lost and isinstance(outcome, Found | Moved):  # a soft 404: no target offered
         return ctx.finding(
             "link-soft-404", subject, source, f"{what} is likely broken: {lost}",
@@ -63,6 +64,20 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
             f"{what} was not checked: {outcome.reason}",
         )  # fmt: skip
     return None
+
+
+def _soft_404(outcome: Outcome, rules: object) -> str:
+    """Why an answered link is likely gone (checks/redirects.py), "" when it is not or when
+    a host of its chain is bot-walled: such a host sends robots to a sign-in page while a
+    reader's browser gets the page."""
+    if not isinstance(outcome, Found | Moved):
+        return ""
+    urls = hop_urls(outcome.meta)
+    if isinstance(rules, LinkRules) and any(
+        rules.is_bot_walled((urlsplit(url).hostname or "").lower()) for url in urls
+    ):
+        return ""
+    return soft_404(urls)
 
 
 def hop_chain(meta: Mapping[str, Any]) -> str:

@@ -148,3 +148,12 @@ def test_a_temporary_redirect_of_a_deep_link_to_a_sign_in_page_is_likely_broken(
     chain = {"chain": [[302, DOCS], [200, "https://accounts.example.com/signin?next=guide"]]}
     [finding] = run(entry(("docs", DOCS, Service.WEB)), {DOCS: Found(DOCS, chain)})
     assert finding.code == "link-soft-404" and "a sign-in page" in finding.message
+
+
+def test_a_bot_walled_host_sending_curator_to_a_sign_in_page_is_not_judged() -> None:
+    """medium.com (bot-walled by default) may send a robot to its sign-in page while a
+    reader gets the article: no soft 404 is claimed."""
+    post = "https://medium.com/@a/memory-for-agents-123"
+    chain = {"chain": [[302, post], [200, "https://medium.com/m/signin?redirect=x"]]}
+    ctx = CheckContext(rules={"links": LinkRules()})
+    assert run(entry(("blog", post, Service.WEB)), {post: Found(post, chain)}, ctx) == []
