@@ -32,6 +32,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     "repo-unverified": (W, "GitHub could not be asked"),
     "link-broken": (E, "404/410, DNS failure, TLS failure"),
     "link-redirect": (N, "permanent redirect; suggestion holds the target"),
+    "link-soft-404": (
+        W,
+        "likely broken: redirected from a deep link to the site's home page, or to a sign-in "
+        "or error page",
+    ),
     "link-unverified": (W, "timeout, 429, 5xx"),
     "link-blocked": (E, "target is a private/loopback/metadata address or a refused scheme"),
     "entry-invalid": (E, "schema violation in the catalogue"),

@@ -1,13 +1,16 @@
-"""Web-link findings: broken, permanently redirected, unverified or blocked links (pure)."""
+"""Web-link findings: broken, likely broken (a soft 404), permanently redirected, unverified
+or blocked links (pure)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
+from curator.checks.redirects import hop_urls, soft_404
 from curator.context import CheckContext
 from curator.model import Entry, Finding, Service
-from curator.resolvers.interface import Blocked, Moved, NotFound, Outcome, Unverified
+from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
 from curator.rulefiles.links import LinkRules
 
 
@@ -33,6 +36,12 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
     """The finding for one link outcome; None when the link is fine."""
     what = f"{role} link" if role else "link"
     subject, source = outcome.subject, entry.source
+    lost = _soft_404(outcome, ctx.rules.get("links"))
+    if lost and isinstance(outcome, Found | Moved):  # a soft 404: no target offered
+        return ctx.finding(
+            "link-soft-404", subject, source, f"{what} is likely broken: {lost}",
+            evidence=hop_chain(outcome.meta),
+        )  # fmt: skip
     if isinstance(outcome, Moved):
         return ctx.finding(
             "link-redirect", subject, source,
@@ -55,6 +64,20 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
             f"{what} was not checked: {outcome.reason}",
         )  # fmt: skip
     return None
+
+
+def _soft_404(outcome: Outcome, rules: object) -> str:
+    """Why an answered link is likely gone (checks/redirects.py), "" when it is not or when
+    a host of its chain is bot-walled: such a host sends robots to a sign-in page while a
+    reader's browser gets the page."""
+    if not isinstance(outcome, Found | Moved):
+        return ""
+    urls = hop_urls(outcome.meta)
+    if isinstance(rules, LinkRules) and any(
+        rules.is_bot_walled((urlsplit(url).hostname or "").lower()) for url in urls
+    ):
+        return ""
+    return soft_404(urls)
 
 
 def hop_chain(meta: Mapping[str, Any]) -> str:

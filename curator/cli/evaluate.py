@@ -42,7 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         text = _text(args)
     except CuratorError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from curator.report.sanitize import terminal
+
+        print(f"error: {terminal(exc)}", file=sys.stderr)  # names and IDs from the input
         return 2
     write(text, args.out or ("-" if args.batch else "docs/scope-evaluation.md"))
     return 0

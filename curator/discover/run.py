@@ -152,8 +152,10 @@ def _run(
     counter = Counter()
     if todo and not got.failure:
         _ask(ArxivSearch(options, cache, counter), request, words, win.runs(todo), got)
+        _judge_empty(got, now)
         for part, papers, complete in got.answers:
             _remember(cache, key, part, papers, now, complete)
+        _rewind(cache, key, got, now)
     candidates, skipped = screener.screen(list(got.papers.values()), listed, got.earlier)
     return DiscoverReport(
         window=window,
@@ -180,6 +182,7 @@ class _Asked:
     )
     failure: str = ""
     notes: list[str] = field(default_factory=list)
+    empty: list[win.Window] = field(default_factory=list)  # parts arXiv listed nothing for
 
 
 def _ask(
@@ -200,9 +203,50 @@ def _ask(
                 f"arXiv sent {found.incomplete} incomplete records for {part.label}: not "
                 "screened, and those days will be asked again"
             )
+        if found.empty:
+            got.empty.append(part)
         got.earlier.update(_previous(searcher.cache, [m["id"] for m in found.papers]))
-        got.answers.append((part, found.papers, not found.incomplete))
+        got.answers.append((part, found.papers, not found.incomplete and not found.empty))
         got.papers.update({m["id"]: m for m in found.papers})
+
+
+def _judge_empty(got: _Asked, now: datetime) -> None:
+    """An answer listing nothing is "could not tell", never "nothing there": arXiv sends a
+    well-formed empty feed (totalResults 0) as a known transient glitch, and the query
+    spans whole days of busy categories. Over a settled day it makes the run incomplete;
+    over days arXiv may not have announced yet it is a note. Neither is remembered."""
+    settled = [p for p in got.empty if any(win.settled(d, now) for d in p.days())]
+    recent = [p for p in got.empty if p not in settled]
+    if settled:
+        days = ", ".join(p.label for p in settled)
+        said = (
+            f"arXiv answered no paper at all for {days} (settled days): one empty answer "
+            "cannot tell arXiv's known transient glitch (an empty feed) from days without "
+            "papers, so these days stay unknown: not remembered, asked again by the next run"
+        )
+        got.failure = f"{got.failure}; {said}" if got.failure else said
+    if recent:
+        days = ", ".join(p.label for p in recent)
+        got.notes.append(
+            f"arXiv answered no paper for {days} (days not settled yet): asked again by the "
+            "next run"
+        )
+
+
+def _rewind(cache: Cache, key: str, got: _Asked, now: datetime) -> None:
+    """Keep the resume point before the first settled day an answer left unknown (empty, or
+    with partial records), so that a run without --since asks it again rather than
+    starting after it (an earlier or a later part of a run may have moved the point on)."""
+    unknown = [
+        d
+        for part, _, complete in got.answers
+        if not complete
+        for d in part.days()
+        if win.settled(d, now)
+    ]
+    resume = _resume(cache, key)
+    if unknown and (resume is None or resume > min(unknown)):
+        cache.put(DAYS, f"{key}:latest", {"day": (min(unknown) - timedelta(days=1)).isoformat()})
 
 
 def _resume(cache: Cache, key: str) -> date | None:

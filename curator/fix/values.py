@@ -1,8 +1,9 @@
 """What a finding asks to change in its entry (`Want`), and whether the new value is safe.
 
 Pure. A finding with one safe answer becomes one `Want`: the entry's title, its date, the
-repository of its GitHub links, the target of a permanently redirected link, the form of
-an arXiv link, or (only with `--unsafe`) the arXiv ID of its links. The new value comes from
+repository of its GitHub links, the target of a permanent redirect that keeps the page
+(checks/redirects.py: https, `www.`, a trailing slash), the form of an arXiv link, or (only
+with `--unsafe`) the arXiv ID of its links. The new value comes from
 a service, so it is checked here before any format writes it: a title with control, bidi or
 TeX characters, or that would read as a link; a URL with spaces, quotes or brackets; none of
 these is ever written.
@@ -15,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from curator.checks.redirects import same_resource
 from curator.checks.titles import same_paper
 from curator.model import Entry, Finding
 from curator.normalize import arxiv_id_in_url, github_repo, parse_arxiv_id, subject_for_url
@@ -26,7 +28,7 @@ class Change(StrEnum):
     TITLE = "title"  # the entry's title text
     DATE = "date"  # the entry's date, in its own written form
     REPO = "repo"  # owner/name in the GitHub links of one repository
-    URL = "url"  # the whole of every link to one subject (a permanent redirect's target)
+    URL = "url"  # every link to one subject (a redirect's target that keeps the page)
     FORM = "form"  # one arXiv link as written, in the form the list asks for
     ARXIV_ID = "arxiv-id"  # one arXiv ID, wherever the entry writes it (--unsafe only)
 
@@ -83,7 +85,9 @@ def want_of(finding: Finding, entry: Entry) -> Want | None:
         repo = github_repo(suggestion)
         return Want(Change.REPO, f"{repo[0]}/{repo[1]}") if repo else None
     if code == "link-redirect" and safe_url(suggestion):
-        return Want(Change.URL, suggestion)
+        # Only a target that keeps the page (https, www., a slash) is one safe answer: a
+        # host may send a page it removed to its home, a sign-in or another page.
+        return Want(Change.URL, suggestion) if same_resource(finding.subject, suggestion) else None
     if code == "arxiv-link-form" and safe_url(suggestion) and finding.evidence:
         return Want(Change.FORM, suggestion, old=finding.evidence)
     return None

@@ -22,7 +22,7 @@ from curator.resolvers.arxiv import (
     query_url,
 )
 from curator.resolvers.arxiv_atom import Feed
-from curator.resolvers.http import Budget, GiveUp, RetryableError
+from curator.resolvers.http import Budget, GiveUp, RetryableError, arxiv_policy, call_with_retries
 
 #: arXiv's largest slice per request (its API manual: at most 2,000 results per call).
 MAX_SLICE = 2000
@@ -39,6 +39,13 @@ class Searched:
     papers: tuple[Mapping[str, Any], ...]
     total: int
     incomplete: int = 0  # entries arXiv sent without <id>, <updated> or <published>
+
+    @property
+    def empty(self) -> bool:
+        """arXiv listed nothing at all. It cannot tell "no paper matches" from its known
+        transient glitch (a well-formed feed, totalResults 0, no entry): the caller decides
+        whether nothing is plausible for what it asked."""
+        return not self.papers and not self.incomplete
 
 
 @dataclass(frozen=True)
@@ -113,24 +120,29 @@ class ArxivSearch(ArxivResolver):
     def _pages(
         self, transport: Transport, query: str, size: int, budget: Budget, most: int
     ) -> Searched:
-        """Ask page after page until arXiv's total is reached (or a page comes back empty)."""
+        """Ask page after page until the total of arXiv's first answer is reached."""
         found: dict[str, Mapping[str, Any]] = {}
-        start, incomplete = 0, 0
+        start, incomplete, total = 0, 0, 0
         while True:
-            feed = self._page(transport, query, start, size, budget)
+            feed = self._page(transport, query, start, size, budget, total)
+            if start == 0:
+                total = feed.total
             if feed.total > most:
                 raise _TooMany(feed.total)
             incomplete += max(0, len(feed.listed) - len(feed.papers))
             for paper in feed.papers:
                 found[paper.id] = paper.metadata()
             start += size
-            if not feed.listed or start >= feed.total:
-                return Searched(tuple(found.values()), feed.total, incomplete)
+            if not feed.listed or start >= total:
+                return Searched(tuple(found.values()), total, incomplete)
 
     def _page(
-        self, transport: Transport, query: str, start: int, size: int, budget: Budget
+        self, transport: Transport, query: str, start: int, size: int, budget: Budget, total: int
     ) -> Feed:
-        """One slice of the results (one request, plus retries)."""
+        """One slice of the results (one request, plus retries). A slice arXiv sends empty
+        although its first answer counted `total` results past `start` is its transient
+        glitch, not the end of the results: asked again like an outage, never taken as the
+        end (that would keep a window's first slices as all of it)."""
         url = query_url(
             self.options.arxiv_api_url,
             search_query=query,
@@ -138,7 +150,14 @@ class ArxivSearch(ArxivResolver):
             max_results=size,
             sort=ORDER,
         )
-        return self._get(transport, url, budget)
+
+        def ask() -> Feed:
+            feed = transport.get(url)
+            if start and not feed.listed and start < total:
+                raise RetryableError(f"arXiv sent no result from {start} of the {total} it counted")
+            return feed
+
+        return call_with_retries(ask, budget, arxiv_policy(self.options), sleep=self.sleep)
 
 
 __all__ = ["MAX_SLICE", "SERVICE", "ArxivSearch", "SearchFailed", "Searched", "Session"]

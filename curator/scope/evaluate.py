@@ -22,6 +22,7 @@ from pathlib import Path
 
 from curator.discover.screen import Group, group_of
 from curator.model import Verdict
+from curator.report import sanitize
 from curator.scope.decision import Decision, PaperText
 from curator.scope.engine import decide
 from curator.scope.records import Record, load_records
@@ -417,9 +418,10 @@ def _errors(items: Sequence[Case]) -> list[str]:
         if wrong:
             quote = c.decision.quotes[0].text if c.decision.quotes else c.decision.reason
             quote = quote if len(quote) <= 160 else quote[:157] + "..."
+            # A record's ID and text are input (a batch's above all): inert in the page.
             out.append(
-                f"- `{c.record.id}` maintainers **{c.record.decision}**, curator "
-                f'**{v.value}** (score {c.score:.3f}): "{quote}"'
+                f"- {sanitize.code(c.record.id)} maintainers **{c.record.decision}**, curator "
+                f'**{v.value}** (score {c.score:.3f}): "{sanitize.text(quote, 400)}"'
             )
     return out or ["None."]
 

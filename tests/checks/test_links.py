@@ -129,3 +129,31 @@ def test_configured_severity_wins() -> None:
 )
 def test_hop_chain_tolerates_odd_metadata(meta: dict, expected: str) -> None:
     assert hop_chain(meta) == expected
+
+
+def test_a_deep_link_sent_to_the_home_page_is_likely_broken_without_a_suggestion() -> None:
+    """A permanent redirect from a deep link to the site's root is no target to offer: a
+    warning, the chain as evidence, nothing suggested (it was an info `link-redirect`)."""
+    chain = {"chain": [[301, DOCS], [200, "http://docs.example.org/"]]}
+    [finding] = run(
+        entry(("docs", DOCS, Service.WEB)), {DOCS: Moved(DOCS, "http://docs.example.org/", chain)}
+    )
+    assert (finding.code, finding.severity) == ("link-soft-404", Severity.WARNING)
+    assert finding.suggestion == ""
+    assert finding.evidence == f"301 {DOCS} -> 200 http://docs.example.org/"
+    assert "likely broken" in finding.message and "home page" in finding.message
+
+
+def test_a_temporary_redirect_of_a_deep_link_to_a_sign_in_page_is_likely_broken() -> None:
+    chain = {"chain": [[302, DOCS], [200, "https://accounts.example.com/signin?next=guide"]]}
+    [finding] = run(entry(("docs", DOCS, Service.WEB)), {DOCS: Found(DOCS, chain)})
+    assert finding.code == "link-soft-404" and "a sign-in page" in finding.message
+
+
+def test_a_bot_walled_host_sending_curator_to_a_sign_in_page_is_not_judged() -> None:
+    """medium.com (bot-walled by default) may send a robot to its sign-in page while a
+    reader gets the article: no soft 404 is claimed."""
+    post = "https://medium.com/@a/memory-for-agents-123"
+    chain = {"chain": [[302, post], [200, "https://medium.com/m/signin?redirect=x"]]}
+    ctx = CheckContext(rules={"links": LinkRules()})
+    assert run(entry(("blog", post, Service.WEB)), {post: Found(post, chain)}, ctx) == []

@@ -96,6 +96,32 @@ def test_incomplete_exits_1_and_leaves_the_issue_alone(
     assert "incomplete" in capsys.readouterr().err
 
 
+def test_an_empty_feed_exits_1_and_leaves_the_issue_alone(
+    tmp_path: Path, loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """arXiv's empty 200 feed over a settled window that has a paper: exit 1, the days named
+    as unknown, no issue saying "no new papers"; the next run finds the paper."""
+    double = ArxivDouble()
+    double.papers["2609.00001"] = Paper(
+        "2609.00001", "Long-term memory for LLM agents", published="2026-09-24T10:00:00Z"
+    )
+    double.fail("empty")
+    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
+    write_list(tmp_path, [])
+    monkeypatch.chdir(tmp_path)
+    with LoopbackServer() as server:
+        github = FakeGitHub(server)
+        monkeypatch.setenv("GITHUB_API_URL", github.api)
+        monkeypatch.setenv("GITHUB_TOKEN", "ghp_x")
+        assert main(["discover", *WINDOW, "--repo", "acme/list", "data"]) == 1
+        assert github.issues == {} and not server.received("/repos/acme/list/issues")
+        out = capsys.readouterr().out
+        assert "INCOMPLETE: arXiv answered no paper at all for 2026-09-23..2026-09-29" in out
+        assert main(["discover", *WINDOW, "data"]) == 0
+    assert "2609.00001" in capsys.readouterr().out
+
+
 def test_repo_opens_the_window_issue(
     tmp_path: Path, loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],

@@ -4,12 +4,14 @@ error feed, an outage, offline, a paper revised between runs, and where a run re
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 
+from curator.discover import render
 from curator.discover.run import Request, discover
 from curator.discover.window import SETTLE
 from tests.conftest import SAMPLES
@@ -46,27 +48,100 @@ def test_paging_in_slices_with_the_spacing(world: World, loopback: LoopbackServe
     assert min(world.arxiv.gaps()) >= 0.19
 
 
-def test_the_empty_window(small: World, loopback: LoopbackServer) -> None:
-    """No paper: one request, an empty report, and the settled days remembered."""
+def _one_paper(world: World, day: date = SINCE, paper_id: str = "2609.00001") -> None:
+    """arXiv knows one memory paper submitted on `day` (an answer that is not empty)."""
+    world.arxiv.papers[paper_id] = Paper(paper_id, "Memory", published=f"{day}T01:00:00Z")
+
+
+def test_the_empty_window_is_unknown_not_remembered(small: World, loopback: LoopbackServer) -> None:
+    """No paper at all over settled days: incomplete, the days named, nothing remembered, and
+    the next run asks again (an empty answer is arXiv's glitch as well as an empty window)."""
     url = small.arxiv.install(loopback)
     first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
-    assert (first.requests, first.candidates, first.skipped, first.complete) == (1, (), (), True)
+    assert (first.requests, first.candidates, first.skipped, first.complete) == (1, (), (), False)
+    assert first.failure.startswith(
+        "arXiv answered no paper at all for 2026-09-23..2026-09-29 (settled days)"
+    )
+    second = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert second.requests == 1 and second.remembered == 0
+
+
+def test_days_without_a_paper_in_an_answer_are_remembered(
+    small: World, loopback: LoopbackServer
+) -> None:
+    """An answer with papers settles every day of its window, the days without one too."""
+    url = small.arxiv.install(loopback)
+    _one_paper(small)
+    first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert first.complete and [c.id for c in first.candidates] == ["2609.00001"]
     second = discover(small.options(url), Request(SINCE, UNTIL), LATER)
     assert second.requests == 0 and second.remembered == 7
 
 
-def test_arxivs_error_feed_is_a_failure_not_an_empty_window(
+def test_an_empty_feed_is_not_remembered_as_nothing_submitted(
     small: World, loopback: LoopbackServer
 ) -> None:
-    """HTTP 400 with arXiv's Error feed: incomplete, the message kept, nothing remembered."""
+    """arXiv's transient glitch (200, a well-formed feed, totalResults 0, no entry) over a
+    window that has papers: incomplete, no day kept, the next run finds the paper."""
     url = small.arxiv.install(loopback)
-    small.arxiv.refuse_search = "syntax error in query"
-    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
-    assert not report.complete and report.requests == 1
-    assert report.failure == "arXiv refused the query: syntax error in query"
-    small.arxiv.refuse_search = ""
+    _one_paper(small)
+    small.arxiv.fail("empty")
+    first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert not first.complete and first.candidates == () and first.requests == 1
+    assert "2026-09-23..2026-09-29 (settled days)" in first.failure
+    assert "INCOMPLETE: arXiv answered no paper at all" in render.text(first)
+    assert json.loads(render.as_json(first))["complete"] is False
     again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
-    assert again.complete and again.requests == 1 and again.remembered == 0
+    assert again.complete and again.remembered == 0
+    assert [c.id for c in again.candidates] == ["2609.00001"]
+
+
+def test_an_empty_feed_does_not_move_the_next_runs_start(
+    small: World, loopback: LoopbackServer
+) -> None:
+    """The days of an empty answer stay the next run's start, even when a later part of the
+    same run was answered (the resume point never passes a day still unknown)."""
+    url = small.arxiv.install(loopback)
+    _one_paper(small, date(2026, 9, 26), "2609.00004")
+    _one_paper(small, date(2026, 9, 28), "2609.00006")
+    discover(small.options(url), Request(date(2026, 9, 26), date(2026, 9, 26)), LATER)
+    small.arxiv.fail("empty")  # 23..25 glitches; 27..29 is answered
+    glitch = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert [w.label for w in glitch.asked] == ["2026-09-23..2026-09-25", "2026-09-27..2026-09-29"]
+    assert not glitch.complete and "2026-09-23..2026-09-25 (settled days)" in glitch.failure
+    nxt = discover(small.options(url), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC))
+    assert nxt.window.since == SINCE
+    assert [w.label for w in nxt.asked] == ["2026-09-23..2026-09-25", "2026-09-30..2026-10-06"]
+
+
+def test_unsettled_days_answered_empty_are_a_note(small: World, loopback: LoopbackServer) -> None:
+    """Days arXiv may not have announced yet: nothing listed is plausible, said as a note,
+    and nothing is remembered either way."""
+    url = small.arxiv.install(loopback)
+    soon = datetime(2026, 9, 30, 12, 0, tzinfo=UTC)
+    report = discover(small.options(url), Request(date(2026, 9, 27), UNTIL), soon)
+    assert report.complete and report.notes == (
+        "arXiv answered no paper for 2026-09-27..2026-09-29 (days not settled yet): asked "
+        "again by the next run",
+    )
+
+
+def test_an_empty_slice_in_the_middle_is_asked_again(
+    small: World, loopback: LoopbackServer
+) -> None:
+    """A later slice sent empty although arXiv counted more results is the glitch too: asked
+    again (the first slices are not all of the window); when it stays empty, the run is
+    incomplete and nothing is remembered."""
+    url = small.arxiv.install(loopback)
+    for n in range(12):
+        _one_paper(small, SINCE, f"2609.000{n:02d}")
+    small.arxiv.fail("slow:0", "empty")
+    report = discover(small.options(url), Request(SINCE, UNTIL, size=5), LATER)
+    assert report.complete and len(report.candidates) == 12 and report.requests == 4
+    small.arxiv.fail("slow:0", *["empty"] * 5)
+    cut = discover(small.options(url, no_cache=True), Request(SINCE, UNTIL, size=5), LATER)
+    assert not cut.complete and cut.candidates == ()
+    assert cut.failure == "arXiv unavailable: arXiv sent no result from 5 of the 12 it counted"
 
 
 def test_an_outage_is_not_remembered(small: World, loopback: LoopbackServer) -> None:
@@ -84,6 +159,7 @@ def test_an_outage_is_not_remembered(small: World, loopback: LoopbackServer) -> 
 def test_offline_without_the_window_in_the_cache(small: World, loopback: LoopbackServer) -> None:
     """--offline never asks: an unknown window is incomplete, a remembered one is answered."""
     url = small.arxiv.install(loopback)
+    _one_paper(small)
     report = discover(small.options(url, offline=True), Request(SINCE, UNTIL), LATER)
     assert not report.complete and report.requests == 0 and not small.arxiv.requests()
     discover(small.options(url), Request(SINCE, UNTIL), LATER)
@@ -155,6 +231,7 @@ def test_the_next_run_starts_after_the_last_settled_day(
 ) -> None:
     """Without --since, a run continues where the remembered days end."""
     url = small.arxiv.install(loopback)
+    _one_paper(small)
     discover(small.options(url), Request(SINCE, UNTIL), LATER)
     nxt = discover(small.options(url), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC))
     assert (nxt.window.since, nxt.window.until) == (date(2026, 9, 30), date(2026, 10, 6))

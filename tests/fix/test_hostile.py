@@ -85,7 +85,7 @@ def test_hostile_answers_are_escaped_or_refused(
     seed(world, entries)
     for base, (_, official) in TITLES.items():
         world.arxiv.papers[base].title = official
-    targets = ['/t/a"><script>x</script>', "/t/b c)[x](javascript:y)", "/t/`|`", "/t/ok"]
+    targets = ['/t/a"><script>x</script>', "/t/b c)[x](javascript:y)", "/t/`|`", "/r/3/"]
     for n, target in enumerate(targets):
         world.web.redirect(f"/r/{n}", target, status=301)
         world.web.page(httpx.URL(site + target).raw_path.decode("ascii"))  # as it is asked
@@ -109,10 +109,10 @@ def test_hostile_answers_are_escaped_or_refused(
     assert "Memory for LLM Agents in Broken ## Conversations Today" in text
     rows = [line for line in text.splitlines() if "arxiv.org/abs" in line and line[0] == "|"]
     assert len(rows) == 7 and all(line.count(" | ") == 2 for line in rows)
-    # Targets with quotes, spaces, brackets or pipes are refused (left as they were); the
-    # plain one is written.
+    # Targets with quotes, spaces, brackets or pipes are refused (left as they were: other
+    # pages, and unsafe to write); the same page with a slash added is written.
     links = re.findall(r"\[site\]\(([^)]*)\)", text)
-    assert [u.removeprefix(site) for u in links[:4]] == ["/r/0", "/r/1", "/r/2", "/t/ok"]
+    assert [u.removeprefix(site) for u in links[:4]] == ["/r/0", "/r/1", "/r/2", "/r/3/"]
     redirects = {s for c, s in findings(world.check()) if c == "link-redirect"}
     assert redirects == {f"{site}/r/{n}" for n in range(3)}
     assert "\x9b" not in ran.out and "\u202e" not in ran.out
@@ -121,11 +121,12 @@ def test_hostile_answers_are_escaped_or_refused(
 def test_answers_that_each_fail_their_proof_cost_a_bounded_number_of_readings(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A contributor's server answers each of 64 links with a permanent redirect to a GitHub
-    repository: each rewrite would turn a link into a project, so none reads back as meant.
-    The proof reads the file a bounded number of times (it read it twice per answer: 127
-    readings, 41 s of CPU on a 2,000-entry list), leaves those 64, and still proves and
-    keeps the honest redirects of other entries."""
+    """64 answers each fail their proof: their rewritten links read back as another entry (a
+    redirect to a GitHub repository did so, turning a link into a project, before such
+    targets were refused as another page; here the reading is made to fail). The proof
+    reads the file a bounded number of times (it read it twice per answer: 127 readings,
+    41 s of CPU on a 2,000-entry list), leaves those 64, and still proves and keeps the
+    honest redirects of other entries."""
     rows = [f"- [Tool number {i}](https://site{i}.example/p) a tool" for i in range(300)]
     text = "# Tools\n\n" + "\n".join(rows) + "\n"
     entries = read_entries("README.md", text)
@@ -135,15 +136,16 @@ def test_answers_that_each_fail_their_proof_cost_a_bounded_number_of_readings(
         return Finding("link-redirect", Severity.WARNING, entry.subject, entry.source, "m",
                        "301", target)  # fmt: skip
 
-    hostile = [redirect(e, f"https://github.com/o{n}/r") for n, e in enumerate(entries[:64])]
-    honest = [redirect(e, f"https://new{n}.example/p") for n, e in enumerate(entries[64:67])]
+    hostile = [redirect(e, f"https://www.site{n}.example/p") for n, e in enumerate(entries[:64])]
+    honest = [redirect(e, f"https://site{n}.example/p/") for n, e in enumerate(entries)][64:67]
     report = Report(tuple(EntryResult(e) for e in entries), (*hostile, *honest))
     readings = []
     counted = verify.read_entries
 
     def spy(file: str, text: str) -> list[Entry] | None:
         readings.append(file)
-        return counted(file, text)
+        # each hostile answer, read back, is a GitHub project: not the entry it was
+        return counted(file, text.replace("https://www.site", "https://github.com/site"))
 
     monkeypatch.setattr(verify, "read_entries", spy)
     plan = plan_fixes(report, {"README.md": text}, entries=entries)
@@ -171,7 +173,7 @@ def test_an_unsafe_answer_that_fails_its_proof_costs_no_safe_one(
             e.source,
             "m",
             "301",
-            f"https://new{n}.example/p",
+            f"https://site{n}.example/p/",
         )
         for n, e in enumerate(entries[1:])
     ]

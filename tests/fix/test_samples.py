@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,9 +56,10 @@ def own_lines(entries: tuple[Entry, ...], entry: Entry) -> set[int]:
     return set(range(line, min(later, default=line + 100)))
 
 
-def plant_redirects(world: World, rng: random.Random, k: int) -> set[str]:
-    """Point k single-use web links of the list at loopback redirects, half permanent and
-    half temporary; the subjects of the permanent ones."""
+def plant_redirects(world: World, rng: random.Random, k: int) -> tuple[set[str], set[str]]:
+    """Point 2k single-use web links of the list at loopback redirects: half temporary, a
+    quarter permanent to the same page with a slash added (fixed), a quarter permanent to
+    another page (reported, never written); the subjects of the two permanent kinds."""
     text = world.text()
     entries = entries_of(world)
     urls = [
@@ -68,16 +70,19 @@ def plant_redirects(world: World, rng: random.Random, k: int) -> set[str]:
     ]
     rng.shuffle(urls)
     permanent: set[str] = set()
+    elsewhere: set[str] = set()
     for i, url in enumerate(urls[: 2 * k]):
         moved = world.web.url(f"/r/{i}")
-        status = 301 if i % 2 == 0 else 302
-        world.web.redirect(f"/r/{i}", world.web.url(f"/t/{i}"), status=status)
-        world.web.page(f"/t/{i}")
+        target = f"/r/{i}/" if i % 4 == 0 else f"/t/{i}"
+        world.web.redirect(f"/r/{i}", world.web.url(target), status=301 if i % 2 == 0 else 302)
+        world.web.page(target)
         text = text.replace(url, moved)
-        if status == 301:
+        if i % 4 == 0:
             permanent.add(moved)
+        elif i % 2 == 0:
+            elsewhere.add(moved)
     world.file.write_bytes(text.encode("utf-8"))
-    return permanent
+    return permanent, elsewhere
 
 
 def plant(world: World, entries: tuple[Entry, ...], rng: random.Random, k: int) -> Planted:
@@ -187,14 +192,18 @@ def changed_lines(before: str, after: str) -> set[int]:
     return {i + 1 for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b}
 
 
-def run_fix_cycle(world: World, planted: Planted, permanent: set[str]) -> dict[str, int]:
-    """The whole cycle on one list; the counts of what was fixed and left."""
+def run_fix_cycle(
+    world: World, planted: Planted, permanent: set[str], elsewhere: Set[str] = frozenset()
+) -> dict[str, int]:
+    """The whole cycle on one list; the counts of what was fixed and left (`elsewhere`: links
+    permanently redirected to another page, reported and never written)."""
     text = world.text()
     entries = entries_of(world)
     report = world.check()
     first = findings(report)
     fixable = fixable_lines(report, entries)
     expected = planted.safe | {("link-redirect", url) for url in permanent}
+    planted.kept |= {("link-redirect", url) for url in elsewhere}
     assert expected | planted.kept | planted.unsafe <= first
     # --diff writes nothing, and shows every line it would change.
     shown = world.fix("--diff")
@@ -247,12 +256,12 @@ def test_fix_on_a_sample_list(
 ) -> None:
     world = make_world(loopback, tmp_path, monkeypatch, SAMPLES / name)  # type: ignore[arg-type]
     rng = random.Random(name)
-    permanent = plant_redirects(world, rng, 3)
+    permanent, elsewhere = plant_redirects(world, rng, 3)
     entries = entries_of(world)
     seed(world, entries)
     k = max(1, min(4, len(entries) // 40))
     planted = plant(world, entries, rng, k)
-    counts = run_fix_cycle(world, planted, permanent)
+    counts = run_fix_cycle(world, planted, permanent, elsewhere)
     assert counts["fixed"] >= 1
 
 

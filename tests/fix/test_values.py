@@ -3,6 +3,8 @@ text escaped where it lands, YAML scalars in their style, and the read-back proo
 
 from __future__ import annotations
 
+import html as html_module
+
 import pytest
 
 from curator.fix import doc_edits
@@ -59,8 +61,10 @@ def test_links_and_forms_are_wanted_only_with_a_safe_url() -> None:
     assert (
         want_of(finding("repo-moved", 'https://github.com/a/b" x', "github:old/x"), project) is None
     )
-    redirect = finding("link-redirect", "https://b.example/y", "https://a.example/x")
-    assert want_of(redirect, project) == Want(Change.URL, "https://b.example/y")
+    redirect = finding("link-redirect", "https://www.a.example/x", "http://a.example/x")
+    assert want_of(redirect, project) == Want(Change.URL, "https://www.a.example/x")
+    elsewhere = finding("link-redirect", "https://b.example/y", "https://a.example/x")
+    assert want_of(elsewhere, project) is None  # another page: reported, never written
     form = finding(
         "arxiv-link-form",
         "https://arxiv.org/abs/2310.08560",
@@ -260,25 +264,29 @@ def test_a_report_of_some_entries_still_bounds_each_one_by_the_next() -> None:
 
 
 @pytest.mark.parametrize(
-    ("html", "written"),
+    ("html", "was", "written"),
     [
         ("<table><tr><td><b>{t}</b></td><td><a href='{u}'>code</a></td></tr></table>\n",
-         "https://b.example/it&#x27;s?a=1&amp;b=2"),  # an HTML block
-        ("- **{t}** <a href='{u}'>code</a>\n",
-         "https://b.example/it&#x27;s?a=1&amp;b=2"),  # inline HTML in Markdown
-        ("- **{t}** [code]({u})\n", "https://b.example/it's?a=1&b=2"),  # a Markdown target
+         "http://a.example/it&#x27;s?a=1&amp;b=2",
+         "https://a.example/it&#x27;s?a=1&amp;b=2"),  # an HTML block
+        ("- **{t}** <a href='{u}'>code</a>\n", "http://a.example/it&#x27;s?a=1&amp;b=2",
+         "https://a.example/it&#x27;s?a=1&amp;b=2"),  # inline HTML in Markdown
+        ("- **{t}** [code]({u})\n", "http://a.example/its?a=1&b=2",
+         "https://a.example/its?a=1&b=2"),  # a Markdown target
     ],
 )  # fmt: skip
-def test_a_redirect_target_is_escaped_wherever_it_lands_in_html(html: str, written: str) -> None:
+def test_a_redirect_target_is_escaped_wherever_it_lands_in_html(
+    html: str, was: str, written: str
+) -> None:
     """A redirect target is the answer of an untrusted server: a `'` or `&` in it must not
-    close or change the `href='…'` it is written into, even when the old URL needed no
-    escape."""
-    old, new = "https://a.example/old", "https://b.example/it's?a=1&b=2"
-    text = html.format(t="A Title of Four Words", u=old)
+    close or change the `href='…'` it is written into."""
+    old = html_module.unescape(was)
+    new = old.replace("http:", "https:", 1)
+    text = html.format(t="A Title of Four Words", u=was)
     entries = read_entries("README.md", text)
     assert entries is not None
     (entry,) = entries
     redirect = Finding("link-redirect", Severity.INFO, old, entry.source, "m", "", new)
     plan = plan_fixes(Report((EntryResult(entry),), (redirect,)), {"README.md": text})
     assert plan.fixed() == (redirect,)
-    assert plan.files[0].after == text.replace(old, written)
+    assert plan.files[0].after == text.replace(was, written)

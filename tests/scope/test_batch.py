@@ -18,9 +18,11 @@ import pytest
 
 from curator.cli import main as curator_main
 from curator.cli.evaluate import main as evaluate_main
+from curator.model import Source, Verdict
 from curator.scope.batch import Batch, evaluate_batch, render_batch
-from curator.scope.evaluate import counts, measure, points
-from curator.scope.records import load_records
+from curator.scope.decision import Decision
+from curator.scope.evaluate import Case, _errors, counts, measure, points
+from curator.scope.records import Record, load_records
 from curator.scope.rules import load_rules
 from curator.scope.splits import arxiv_order, scored
 from tests.conftest import SCOPE
@@ -167,3 +169,84 @@ def test_the_lock_box_and_a_batch_are_not_asked_together(world: World) -> None:
     with pytest.raises(SystemExit) as stop:
         curator_main(args)
     assert stop.value.code == 2
+
+
+def _history(world: World) -> list[dict[str, Any]]:
+    """The training records, as written."""
+    path = world.history / "2026-10-03-review.json"
+    records: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return sorted(records, key=lambda r: tuple(int(x) for x in r["id"].split(".")))
+
+
+def test_training_records_under_invisible_or_other_spellings_are_still_known(
+    world: World, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """60 of the scorer's own training records, their IDs spelled with a zero-width space, a
+    byte-order mark, full-width digits or an `arXiv:` prefix, are no unseen batch (they
+    scored 100 % precision as one, none named as known): nothing new is left to score."""
+    spellings = ("{}\u200b", "\ufeff{}", "arXiv:{}", "{}\u2060")
+    old = [
+        {**r, "id": spellings[i % 4].format(r["id"])} for i, r in enumerate(_history(world)[:59])
+    ]
+    wide = dict(_history(world)[59])
+    wide["id"] = wide["id"].translate({ord(d): 0xFF10 + int(d) for d in "0123456789"})
+    batch = _write(tmp_path / "2026-11-03-review.json", [*old, wide])
+    args = ["scope", "evaluate", str(world.history), "--rules", str(world.rules)]
+    assert curator_main([*args, "--batch", str(batch)]) == 2
+    assert "no new record" in capsys.readouterr().err
+
+
+def test_a_training_record_under_another_id_is_known_by_its_title(
+    world: World, tmp_path: Path
+) -> None:
+    """A training record with its ID hidden by a zero-width space, and one under an ID of its
+    own with its title in other case and punctuation: both left out and named."""
+    history = [r for r in _history(world) if r.get("source_abstract") and r.get("title")]
+    new = json.loads(world.batch.read_text(encoding="utf-8"))[1:31]
+    hidden = {**history[0], "id": history[0]["id"] + "\u200b"}
+    retitled = {**history[1], "id": "2612.99999", "title": history[1]["title"].upper() + "!"}
+    batch = _write(tmp_path / "2026-11-04-review.json", [hidden, retitled, *new])
+    result = evaluate_batch(world.rules, [world.history], [batch])
+    assert result.known == tuple(sorted((history[0]["id"], "2612.99999")))
+    scored_ids = [c.record.id for c in result.measured.cases]
+    assert scored_ids == [r.id for r in scored(load_records(world.batch)[1:31])]
+    page = render_batch(result)
+    assert ", ".join(f"`{i}`" for i in result.known) in page
+    assert "\u200b" not in page.replace("&#8203;", "")
+
+
+def test_an_id_that_is_no_arxiv_id_is_refused_with_its_file_and_line(
+    world: World, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Evaluation input it cannot tell from a training record: exit 2, one line naming the
+    file, the record's line and the ID with its invisible character shown."""
+    new = json.loads(world.batch.read_text(encoding="utf-8"))[1:4]
+    bad = {**new[1], "id": "memgpt\u200b\x1b[31m"}
+    batch = tmp_path / "2026-11-05-review.json"
+    batch.write_text(json.dumps([new[0], bad, new[2]], indent=1), encoding="utf-8")
+    line = next(
+        n for n, text in enumerate(batch.read_text(encoding="utf-8").splitlines(), 1)
+        if text == " {"
+        and n > 2
+    )  # fmt: skip
+    args = ["scope", "evaluate", str(world.history), "--rules", str(world.rules)]
+    assert curator_main([*args, "--batch", str(batch)]) == 2
+    err = capsys.readouterr().err
+    assert f"{batch.as_posix()}:{line}: the record's id" in err and "is not an arXiv ID" in err
+    assert len(err.strip().splitlines()) == 1 and "\x1b" not in err and "\u200b" not in err
+    records = ["--records", str(world.history), "--rules", str(world.rules)]
+    assert evaluate_main([*records, "--batch", str(batch)]) == 2
+    err = capsys.readouterr().err
+    assert "is not an arXiv ID" in err and "\x1b" not in err and "\u200b" not in err
+
+
+def test_what_the_page_prints_of_a_record_is_inert() -> None:
+    """An error row quotes the record's own text: Markdown, HTML, pings and invisible
+    characters in it are shown, never read."""
+    record = Record({"id": "2401.00001", "decision": "exclude"}, Source("b.json", 2))
+    reason = "[click](javascript:x) <img src=x> @team \u200b`"
+    decision = Decision(Verdict.INCLUDE, ("r",), (), "abstract", reason)
+    (row,) = _errors([Case(record, decision, True)])
+    assert row.startswith("- `2401.00001` maintainers **exclude**, curator **include**")
+    for raw in ("[click]", "<img", "@team", "\u200b", '`"'):
+        assert raw not in row, raw
