@@ -290,10 +290,14 @@ def scope(
     if rules is None or not papers:
         return apply_scope(entries, outcomes, ctx)
     from curator.scope.memo import DecisionMemo, decide_all, engine_digest
+    from curator.scope.recorded import recorded_decisions
 
+    # The maintainers' recorded decisions, read where the rules are (the base in a PR).
+    recorded = recorded_decisions(ctx.options, ctx.rules, (e.source.file for e in entries))
     engine = engine_digest()
     memo = DecisionMemo(cache, rules, engine) if cache.enabled and engine else None
-    return apply_scope(entries, outcomes, ctx, decide_all(papers, rules, memo))
+    decided = decide_all(papers, rules, memo)
+    return apply_scope(entries, outcomes, ctx, decided, recorded)
 
 
 def screening_records(options: Options) -> list[Record] | None:

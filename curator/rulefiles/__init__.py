@@ -26,7 +26,7 @@ from curator.rulefiles.links import parse_link_rules, with_trusted_allow
 from curator.rulefiles.projects import parse_project_rules
 
 #: The files of a rules folder, besides the scorer scope.yaml names.
-RULE_FILES = ("projects.yaml", "links.yaml", "scope.yaml")
+RULE_FILES = ("projects.yaml", "links.yaml", "scope.yaml", "scope-decisions.yaml")
 #: Scope policies shipped with curator (curator/presets/NAME.yaml).
 SCOPE_PRESETS = ("llm-memory",)
 
@@ -119,6 +119,10 @@ def load_rules(options: Options) -> dict[str, Any]:
         rules["links"] = with_trusted_allow(links, options.guard_allow)
     if not options.skips(Service.SCOPE):
         scope = _scope_rules(files, folder)
+        from curator.scope.decided import DECISIONS_FILE, parse_decisions
+
+        name = posixpath.join(folder, DECISIONS_FILE)
+        rules["scope-decisions"] = parse_decisions(files.read(name), files.display(name))
         if scope is not None:
             rules["scope"] = scope
         elif options.scope_preset:

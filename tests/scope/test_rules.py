@@ -138,13 +138,62 @@ def test_yaml_tags_are_refused() -> None:
 def test_a_rule_can_be_made_to_exclude_in_yaml() -> None:
     paper = PaperText("Agents", "Intro. We cut GPU memory for agents.")
     strict = MINIMAL.replace("kind: exclusion", "kind: exclusion\n    verdict: exclude")
-    strict = strict.replace(
-        "patterns: [gpu memory]", "patterns: [gpu memory]\n    severity: warning"
-    )
+    # Not hard: the list's rule makes a likely exclude, a review for a maintainer.
     d = decide(paper, parse_rules(strict))
-    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-exclude" and d.severity == "warning"
-    assert d.rules == ("gpu-words",)
+    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-review" and d.severity == "warning"
+    assert d.rules == ("gpu-words",) and d.reason.startswith("likely exclude: gpu-words; ")
     assert [q.text for q in d.quotes] == ["We cut GPU memory for agents."]
+    # Hard: the list's own hard rule, proven by the quote, is an error.
+    hard = strict.replace("patterns: [gpu memory]", "patterns: [gpu memory]\n    hard: true")
+    d = decide(paper, parse_rules(hard))
+    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-exclude" and d.severity == "error"
+    assert d.rules == ("gpu-words",) and "likely" not in d.reason
+    assert [q.text for q in d.quotes] == ["We cut GPU memory for agents."]
+    # ... at its own severity when it says one.
+    softer = hard.replace("hard: true", "hard: true\n    severity: warning")
+    d = decide(paper, parse_rules(softer))
+    assert d.code == "scope-exclude" and d.severity == "warning"
+
+
+def test_only_a_hard_gate_excludes_with_an_error() -> None:
+    """The gate's exclusion is an error only where the policy marks it hard."""
+    paper = PaperText("Agents that plan", "We plan with agents.")
+    soft = decide(paper, parse_rules(MINIMAL))
+    assert soft.verdict is Verdict.EXCLUDE
+    assert (soft.code, soft.severity) == ("scope-review", "warning")
+    assert soft.reason.startswith("likely exclude: gate; no standalone memory/memories")
+    words = "patterns: [memory, memories]"
+    hard_gate = MINIMAL.replace(words, words + "\n    hard: true")
+    hard = decide(paper, parse_rules(hard_gate))
+    assert (hard.code, hard.severity) == ("scope-exclude", "error")
+    assert hard.reason.startswith("no standalone memory/memories")
+
+
+GPU = "patterns: [gpu memory]"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # A class the signals read (not a rule that excludes on its own) is never hard.
+        ((GPU, GPU + "\n    hard: true"), "takes `hard`"),
+        (("patterns: [agent*]", "patterns: [agent*]\n    hard: true"), "takes `hard`"),
+        ((GPU, GPU + "\n    hard: yes please"), "true or false"),
+        # An error only from a hard rule: a review rule cannot be made to fail the check.
+        ((GPU, GPU + "\n    severity: error"), "only a hard rule"),
+    ],
+)
+def test_hard_and_error_are_refused_where_the_policy_states_no_hard_rule(
+    change: tuple[str, str], message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_rules(MINIMAL.replace(*change), "rules/scope.yaml")
+
+
+def test_the_shipped_policy_has_one_hard_rule_its_memory_gate() -> None:
+    rules = load_rules(RULES)
+    assert rules.gate.hard
+    assert [r.id for r in rules.rules if r.hard] == []
 
 
 @pytest.mark.parametrize(
