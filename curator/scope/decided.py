@@ -94,7 +94,12 @@ def _decision(item: object, name: str) -> Recorded:
     unknown = sorted(str(k) for k in item if k not in _KEYS)
     if unknown:
         raise InputError(f"unknown key {unknown[0]!r} (allowed: {sorted(_KEYS)})", name, item.line)
-    subject = subject_of(str(item.get("id") or ""))
+    raw = item.get("id")
+    if not isinstance(raw, str):
+        # YAML reads 2305.10250 as the number 2305.1025: the ID would silently change.
+        line = item.line_of("id")
+        raise InputError("`id` must be text: quote a bare arXiv ID ('2305.10250')", name, line)
+    subject = subject_of(raw)
     if subject is None:
         line = item.line_of("id")
         raise InputError("`id` must be an arXiv ID or an http(s) URL", name, line)
