@@ -65,6 +65,9 @@ def severity_of(code: str, overrides: dict[str, Severity] | None = None) -> Seve
 
 #: Findings that say a service could not be asked: never a failure of the run by themselves.
 UNVERIFIED = frozenset({"arxiv-unverified", "repo-unverified", "link-unverified", "scope-hold"})
+#: The outages among them: what the summary's "could not be verified" counts (a `scope-hold`
+#: is no outage: a paper without an official abstract, or one an outage already counts).
+OUTAGES = frozenset({"arxiv-unverified", "repo-unverified", "link-unverified"})
 
 
 def unknown(code: str) -> str:

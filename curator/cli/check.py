@@ -34,6 +34,12 @@ def add_check(sub: Any) -> None:
         help="plan the fixes and add them to the JSON report as `fixes` (one-click "
         "suggestions for `curator comment`)",
     )
+    p.add_argument(
+        "--scope-trail",
+        action="store_true",
+        help="json: keep every signal and word the scope scorer weighed (large; `curator "
+        "explain -v ID` shows one paper's)",
+    )
     add_display_options(p)
     add_check_options(p)
     p.set_defaults(run=run_check)
@@ -98,7 +104,7 @@ def run_check(args: argparse.Namespace) -> int:
     options = options_from(args)
     if not args.suggest:
         report = pipeline.check(options)
-        emit(report, options.format, options.output, display_of(args))
+        emit(report, options.format, options.output, display_of(args), args.scope_trail)
         return exit_status(report, options.fail_on)
     if Format(options.format) is not Format.JSON:
         raise UsageError("--suggest adds `fixes` to the JSON report: give --format json")
@@ -107,7 +113,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     prepared = prepare(options)
     fixes = suggestions(prepared.plan.fixes(unsafe=True), prepared.plan.unsafe)
-    _write_json(prepared.report, options.output, fixes)
+    _write_json(prepared.report, options.output, fixes, args.scope_trail)
     return exit_status(prepared.report, options.fail_on)
 
 
@@ -118,14 +124,15 @@ def display_of(args: argparse.Namespace) -> Any:
     return detect(sys.stdout, getattr(args, "color", "auto"), bool(getattr(args, "verbose", False)))
 
 
-def emit(report: Report, fmt: str, output: str, display: Any = None) -> None:
+def emit(report: Report, fmt: str, output: str, display: Any = None, trail: bool = False) -> None:
     """Render `report` as `fmt` to `output` (or stdout); `github` also writes the summary.
-    `display` (a terminal.Display) shapes the text format on stdout; a file gets no colour."""
+    `display` (a terminal.Display) shapes the text format on stdout; a file gets no colour.
+    `trail`: the JSON report keeps the scope scorer's every signal and word."""
     from curator.report.interface import renderer
 
     form = Format(fmt)
     if form is Format.JSON:
-        _write_json(report, output)
+        _write_json(report, output, trail=trail)
         return
     if form is Format.TEXT:
         _write_text(report, output, display)
@@ -159,18 +166,23 @@ def _write_text(report: Report, output: str, display: Any) -> None:
     path.write_text(text.render(report, None, plain), encoding="utf-8")
 
 
-def _write_json(report: Report, output: str, fixes: Sequence[Suggestion] | None = None) -> None:
-    """The JSON report (with `fixes` when planned), streamed to `output` (or stdout) as it
-    is encoded."""
+def _write_json(
+    report: Report,
+    output: str,
+    fixes: Sequence[Suggestion] | None = None,
+    trail: bool = False,
+) -> None:
+    """The JSON report (with `fixes` when planned; the scope scorer's trail with `trail`),
+    streamed to `output` (or stdout) as it is encoded."""
     from curator.report import json as json_report
 
     if not output:
-        json_report.write(report, sys.stdout, fixes)
+        json_report.write(report, sys.stdout, fixes, trail)
         return
     path = Path(output)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as stream:
-        json_report.write(report, stream, fixes)
+        json_report.write(report, stream, fixes, trail)
 
 
 def _render_context(report: Report) -> Any:
