@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from curator.codes import UNVERIFIED
 from curator.errors import UsageError
 from curator.model import FailOn, Format, Report, Severity
+from curator.presets import PRESET_HELP
 
 if TYPE_CHECKING:
     from curator.fix.suggest import Suggestion
@@ -73,7 +74,7 @@ def add_check_options(p: Any) -> None:
         "--zh", metavar="DOCUMENT", help="the list's Chinese document: report entries in one only"
     )
     p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/ beside the list)")
-    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
 
 
 def options_from(args: argparse.Namespace) -> Any:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.errors import UsageError
+from curator.presets import PRESET_HELP
 
 
 def add_import(sub: Any) -> None:
@@ -69,7 +70,7 @@ def add_init(sub: Any) -> None:
     p.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the list repository")
     p.add_argument("--ref", metavar="REF", help="curator tag, branch or commit (default: v<this>)")
     p.add_argument("--paths", metavar="PATHS", help="what to check (default: data/ or README.md)")
-    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
     p.add_argument(
         "--force",
         action="store_true",
@@ -80,13 +81,13 @@ def add_init(sub: Any) -> None:
 
 def run_init(args: argparse.Namespace) -> int:
     """Pin the Action to the commit of --ref, write the files, list what was written."""
+    from curator.presets import ALIASES, SCOPE_PRESETS
     from curator.report.sanitize import terminal
-    from curator.rulefiles import SCOPE_PRESETS
     from curator.tools import init
 
     root = Path(args.dir)
-    if args.scope_preset and args.scope_preset not in SCOPE_PRESETS:
-        raise UsageError(f"--scope-preset takes {', '.join(SCOPE_PRESETS)}")
+    if args.scope_preset and args.scope_preset not in (*SCOPE_PRESETS, *ALIASES):
+        raise UsageError(f"--scope-preset takes {', '.join((*SCOPE_PRESETS, *ALIASES))}")
     ref = args.ref or init.default_ref()
     inputs = {"paths": args.paths or init.detect_paths(root), "scope-preset": args.scope_preset}
     uses = init.action_reference(ref, init.commit_of(ref, os.environ))
