@@ -117,7 +117,8 @@ _MARKER = re.compile(
     re.IGNORECASE,
 )
 _URL = re.compile(r"https?://[^\s<>()\"'\]`]+", re.IGNORECASE)
-_ARXIV_WORD = re.compile(r"\barxiv:\s*([\w./-]+)", re.IGNORECASE)
+#: `arXiv:2305.10250` in text, or a catalogue's `arxiv: "2305.10250"` key.
+_ARXIV_WORD = re.compile(r"\barxiv:\s*[\"']?([\w./-]+)", re.IGNORECASE)
 
 
 def markers(text: str, name: str) -> dict[str, Recorded]:

@@ -171,3 +171,13 @@ def test_a_missing_or_withdrawn_paper_is_one_finding(root: Path) -> None:
     ]
     assert [e["verdict"] for e in report["entries"]] == [None, None]
     assert all("scope" not in e for e in report["entries"])
+
+
+def test_a_screening_record_that_includes_the_paper_settles_it(root: Path) -> None:
+    Path("README.md").write_text(row(PLAIN.id, PLAIN.title))
+    Path("screening").mkdir()
+    record = {"id": PLAIN.id, "title": PLAIN.title, "decision": "include"}
+    Path("screening/2026-10-10-review.json").write_text(json.dumps([record], indent=1))
+    _status, report = check()
+    assert scope_findings(report) == {}
+    assert report["entries"][0]["scope"]["decided_by"].endswith("2026-10-10-review.json:2")

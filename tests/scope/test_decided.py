@@ -63,6 +63,7 @@ def test_inline_markers_decide_the_papers_linked_on_their_line() -> None:
     found = markers(text, "README.md")
     assert {s: (r.verdict.value, r.where) for s, r in found.items()} == {
         "arxiv:2305.10250": ("include", "README.md:1"),
+        "arxiv:2402.00002": ("exclude", "README.md:3"),  # a catalogue's `arxiv:` key
     }
     yaml_line = "  - url: https://arxiv.org/abs/2402.00002  # curator: scope-exclude\n"
     assert markers(yaml_line, "data/p.yaml")["arxiv:2402.00002"].verdict is Verdict.EXCLUDE
