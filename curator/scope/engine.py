@@ -152,19 +152,19 @@ def _after_gate(case: Case) -> Decision:
 
 
 def _excluded(case: Case) -> Decision | None:
-    """Exclude when a rule of the policy is proven and the scorer does not object."""
+    """Exclude when a hard rule of the list's own policy is proven by its quote; else when a
+    rule of the policy is proven and the scorer does not object (a likely exclude)."""
+    strict = [r for r in case.fired((Kind.EXCLUSION, Kind.SKILL)) if r.verdict is Verdict.EXCLUDE]
+    # A hard rule decides on its own: the maintainers' rule, not the scorer's judgement.
+    hard = [r for r in strict if r.hard and _rule_quote(case, r) is not None]
+    if hard:
+        return _strict(case, hard)
     weighed = case.weighed
     if weighed is not None and weighed.vetoes:
         return None
-    strict = [r for r in case.fired((Kind.EXCLUSION, Kind.SKILL)) if r.verdict is Verdict.EXCLUDE]
     if strict:
         # A maintainer made this rule exclude on its own (verdict: exclude in the YAML).
-        # A hard one among them decides alone: the others add nothing to its proof.
-        strict = [r for r in strict if r.hard] or strict
-        quotes = distinct(_rule_quote(case, r) for r in strict)
-        names = ", ".join(r.id for r in strict)
-        reason = f"passes the entry gate but matches {names}, which the rules make an exclusion"
-        return _verdict(case, tuple(r.id for r in strict), quotes, reason, strict)
+        return _strict(case, strict)
     proof = case.reading.proof
     if proof is None:
         return None
@@ -172,6 +172,14 @@ def _excluded(case: Case) -> Decision | None:
     rules = [replace(r, hard=False) for r in map(case.rules.by_id, proof.rules) if r is not None]
     reason = f"passes the entry gate, but {proof.reason}"
     return _verdict(case, proof.rules, proof.quotes, reason, rules)
+
+
+def _strict(case: Case, rules: list[Rule]) -> Decision:
+    """An exclusion by rules the maintainers made exclude on their own."""
+    quotes = distinct(_rule_quote(case, r) for r in rules)
+    names = ", ".join(r.id for r in rules)
+    reason = f"passes the entry gate but matches {names}, which the rules make an exclusion"
+    return _verdict(case, tuple(r.id for r in rules), quotes, reason, rules)
 
 
 def strong(reading: Reading, rules: ScopeRules, scored: bool) -> list[str]:

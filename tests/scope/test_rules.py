@@ -209,3 +209,31 @@ def test_malformed_records_section(records: str, message: str) -> None:
     with pytest.raises(InputError, match=message) as info:
         parse_rules(MINIMAL + records + "\n", "rules/scope.yaml")
     assert info.value.line >= 15
+
+
+def test_a_hard_rule_proven_by_its_quote_is_not_the_scorers_to_veto(tmp_path: Path) -> None:
+    """The list's own hard rule excludes on its quote even where the scorer leans to include
+    (a rule that is not hard steps aside then, as before)."""
+    import shutil
+
+    shutil.copytree(RULES.parent, tmp_path / "rules")
+    paper = PaperText(
+        "MemoryBank: Enhancing Large Language Models with Long-Term Memory",
+        "We propose MemoryBank, a long-term memory mechanism for large language model agents. "
+        "It lets the agent recall relevant memories and update them over time.",
+    )
+    assert decide(paper, load_rules(tmp_path / "rules" / "scope.yaml")).verdict is Verdict.INCLUDE
+    rule = (
+        "  - id: no-memorybank\n    kind: exclusion\n    verdict: exclude\n{hard}"
+        "    description: {{en: a banned name, zh: 禁用的名称}}\n    patterns: [memorybank]\n"
+    )
+    text = RULES.read_text(encoding="utf-8")
+    for hard, verdict, code in (
+        ("    hard: true\n", Verdict.EXCLUDE, "scope-exclude"),
+        ("", Verdict.INCLUDE, None),
+    ):
+        edited = text.replace("\nrules:\n", "\nrules:\n" + rule.format(hard=hard), 1)
+        (tmp_path / "rules" / "scope.yaml").write_text(edited, encoding="utf-8")
+        d = decide(paper, load_rules(tmp_path / "rules" / "scope.yaml"))
+        assert d.rules[0] == "no-memorybank" if code else "no-memorybank" not in d.rules
+        assert (d.verdict, d.code) == (verdict, code)
