@@ -38,6 +38,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "scorer_off": "not used: no scorer beside the rules",
         "brief": "P(include) {score:.3f}, include at >= {th:.3f} (-v: formulas and weights)",
         "decided": "Decided by the maintainers",
+        "likely_task": "A likely exclude, no hard rule: decide, and record it once "
+        "(rules/scope-decisions.yaml).",
         "engine": "The rules alone would say",
         "signal_rows": "Signals (value x weight = effect on the log-odds)",
         "signal_view": "signal view P = logistic({bias:+.2f} {sum}) = {score:.3f}",
@@ -73,6 +75,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "scorer_off": "未使用：规则旁没有评分器",
         "brief": "收录概率 {score:.3f}，>= {th:.3f} 可收录（-v：公式与权重）",
         "decided": "维护者已决定",
+        "likely_task": "可能排除，但非硬性规则：请判断，并记录一次决定"
+        "（rules/scope-decisions.yaml）。",
         "engine": "仅按规则的结论",
         "signal_rows": "信号（取值 x 权重 = 对对数几率的影响）",
         "signal_view": "信号视角概率 = logistic({bias:+.2f} {sum}) = {score:.3f}",
@@ -127,10 +131,12 @@ def _reason(d: Decision, lang: str, gate: str = "") -> str:
     rules = "、".join(d.rules)
     if d.verdict is Verdict.HOLD:
         return "官方标题或摘要缺失，无法检查入口门槛，因此没有引文"
+    # An exclusion no hard rule makes is a likely exclude: for a maintainer to judge.
+    likely = "可能排除（非硬性规则，由维护者判断）：" if d.code == "scope-review" else ""
     if d.verdict is Verdict.EXCLUDE and d.rules == (gate,):
-        return "官方标题和摘要中没有独立的 memory/memories，因此没有可引用的记忆句"
+        return likely + "官方标题和摘要中没有独立的 memory/memories，因此没有可引用的记忆句"
     if d.verdict is Verdict.EXCLUDE:
-        return f"通过入口门槛，但规则（{rules}）由引文证明排除"
+        return f"{likely}通过入口门槛，但规则（{rules}）由引文证明排除"
     if d.verdict is Verdict.INCLUDE:
         return f"通过入口门槛，记忆是核心贡献且证据充分（{rules}）"
     extra = f"；未说明：{'、'.join(d.missing)}" if d.missing else ""
@@ -172,7 +178,9 @@ def explain(
     lines += [f'  [{q.field} {q.start}-{q.end}] ({q.rule}) "{_one_line(q.text)}"' for q in d.quotes]
     if not d.quotes:
         lines.append("  " + t["no_quote"].format(reason=_reason(d, lang, rules.gate.id)))
-    lines += ["", f"{t['judge']}:", f"  - {_VERDICT_TASK[lang][d.verdict]}"]
+    likely = d.verdict is Verdict.EXCLUDE and d.code == "scope-review"
+    task = t["likely_task"] if likely else _VERDICT_TASK[lang][d.verdict]
+    lines += ["", f"{t['judge']}:", f"  - {task}"]
     if d.verdict in (Verdict.INCLUDE, Verdict.REVIEW):
         lines += [f"  - {q}" for q in _QUESTIONS[lang]]
     lines += [f"{t['summary_note']}: {n}" for n in d.notes]

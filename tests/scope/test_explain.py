@@ -31,7 +31,8 @@ def test_include_trail_in_english() -> None:
 def test_proven_exclusion_trail_in_chinese() -> None:
     text = explain("arxiv:2610.00002", GPU_PAPER, RULES, lang="zh", verbose=True)
     assert "结论: exclude (hardware-memory)" in text
-    assert "通过入口门槛，但规则（hardware-memory）由引文证明排除" in text
+    assert "可能排除（非硬性规则，由维护者判断）：通过入口门槛，但规则（hardware-memory）" in text
+    assert "可能排除，但非硬性规则：请判断，并记录一次决定" in text
     assert "所有 memory 均指显存" in text  # the rule's Chinese description
     assert '"We cut GPU memory usage by half."' in text
     assert "规则证明的排除: every memory word" in text
