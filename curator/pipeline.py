@@ -279,7 +279,11 @@ def run_checks(
 
 # -- scope --------------------------------------------------------------------------------
 def scope(
-    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext, cache: Cache
+    entries: Sequence[Entry],
+    outcomes: Mapping[str, Outcome],
+    ctx: CheckContext,
+    cache: Cache,
+    records: Sequence[Record] | None = None,
 ) -> tuple[list[EntryResult], list[Finding]]:
     """Entry results and scope findings; decisions already made under the same rules and
     engine are read from the run's cache (the stage's edge), the rest are made and kept there."""
@@ -293,7 +297,8 @@ def scope(
     from curator.scope.recorded import recorded_decisions
 
     # The maintainers' recorded decisions, read where the rules are (the base in a PR).
-    recorded = recorded_decisions(ctx.options, ctx.rules, (e.source.file for e in entries))
+    files = (e.source.file for e in entries)
+    recorded = recorded_decisions(ctx.options, ctx.rules, files, records)
     engine = engine_digest()
     memo = DecisionMemo(cache, rules, engine) if cache.enabled and engine else None
     decided = decide_all(papers, rules, memo)
@@ -432,7 +437,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     offline += link_forms(chosen, ctx)
     resolved = resolve(chosen, options, rules, cache)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
-    results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache)
+    results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache, records)
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
     findings += translations(loaded, chinese, selection, ctx)
     findings += settings_changed

@@ -10,24 +10,43 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.config_files import ConfigFiles, config_files
 from curator.errors import InputError
 from curator.options import Options
 from curator.scope.decided import Recorded, from_screening, markers, merged
 
+if TYPE_CHECKING:
+    from curator.scope.records import Record
+
 
 def recorded_decisions(
-    options: Options, rules: Mapping[str, Any], list_files: Iterable[str]
+    options: Options,
+    rules: Mapping[str, Any],
+    list_files: Iterable[str],
+    records: Sequence[Record] | None = None,
 ) -> dict[str, Recorded]:
     """The decisions file (loaded with the rules), then the screening records' includes,
-    then the inline markers of the list's files, by subject."""
+    then the inline markers of the list's files, by subject. `records`: the working tree's
+    screening records when the run has read them already (used outside pull-request mode)."""
     files = config_files(Path(options.root), options.changed_since)
     own: Mapping[str, Recorded] = rules.get("scope-decisions") or {}
-    return merged(own, _screening(files, options), _markers(files, options, list_files))
+    if records is not None and not options.changed_since:
+        screened = _included(records)
+    else:
+        screened = _screening(files, options)
+    return merged(own, screened, _markers(files, options, list_files))
+
+
+def _included(records: Iterable[Record]) -> dict[str, Recorded]:
+    """The include decisions of screening records already read."""
+    found = [
+        (str(r.data.get("id", "")), r.decision, f"{r.source.file}:{r.source.line}") for r in records
+    ]
+    return from_screening(found)
 
 
 def _screening(files: ConfigFiles, options: Options) -> dict[str, Recorded]:
@@ -39,15 +58,12 @@ def _screening(files: ConfigFiles, options: Options) -> dict[str, Recorded]:
         return {}
     names = [posixpath.join(folder, n) for n in files.names(folder) if n.endswith(".json")]
     files.prefetch(names)
-    found: list[tuple[str, str, str]] = []
+    read: list[Record] = []
     for name in names:
         text = files.read(name)
-        if text is None:
-            continue
-        for record in parse_records(text, files.display(name)):
-            where = f"{record.source.file}:{record.source.line}"
-            found.append((str(record.data.get("id", "")), record.decision, where))
-    return from_screening(found)
+        if text is not None:
+            read += parse_records(text, files.display(name))
+    return _included(read)
 
 
 def _markers(

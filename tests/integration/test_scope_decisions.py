@@ -181,3 +181,19 @@ def test_a_screening_record_that_includes_the_paper_settles_it(root: Path) -> No
     _status, report = check()
     assert scope_findings(report) == {}
     assert report["entries"][0]["scope"]["decided_by"].endswith("2026-10-10-review.json:2")
+
+
+def test_a_pull_requests_own_screening_record_does_not_settle_its_paper(root: Path) -> None:
+    git(root, "init", "-q", "-b", "main")
+    Path("README.md").write_text(row(GPU.id, GPU.title))
+    Path("screening").mkdir()
+    Path("screening/2026-10-01-review.json").write_text("[]")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    Path("README.md").write_text(row(GPU.id, GPU.title) + row(PLAIN.id, PLAIN.title))
+    record = {"id": PLAIN.id, "title": PLAIN.title, "decision": "include"}
+    Path("screening/2026-10-10-review.json").write_text(json.dumps([record]))
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "pull request")
+    _status, report = check("--changed-since", "main~1")
+    assert scope_findings(report) == {f"arxiv:{PLAIN.id}": ("scope-exclude", "error")}
