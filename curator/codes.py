@@ -48,9 +48,16 @@ CODES: dict[str, tuple[Severity, str]] = {
         W,
         "a pull request changes [tool.curator] or a rules file; the run used the base's version",
     ),
-    "scope-exclude": (E, "the entry gate or a policy rule the quotes prove excludes the paper"),
+    "scope-exclude": (
+        E,
+        "a hard rule of the list's own policy, proven by its quote, excludes the paper "
+        "(or the maintainers declined it)",
+    ),
     "scope-hold": (W, "metadata missing or unverifiable, so no scope decision"),
-    "scope-review": (W, "no proven exclusion and no strong evidence to include: for a maintainer"),
+    "scope-review": (
+        W,
+        "for a maintainer: no strong evidence to include, or a likely exclude no hard rule makes",
+    ),
     "record-title-mismatch": (E, "a screening record's title is not the official title"),
     "record-abstract-mismatch": (E, "a screening record's abstract is not the official abstract"),
     "record-quote-missing": (E, "memory_focus_quote not verbatim in title/abstract, or no memory"),
@@ -70,6 +77,9 @@ def severity_of(code: str, overrides: dict[str, Severity] | None = None) -> Seve
 
 #: Findings that say a service could not be asked: never a failure of the run by themselves.
 UNVERIFIED = frozenset({"arxiv-unverified", "repo-unverified", "link-unverified", "scope-hold"})
+#: The outages among them: what the summary's "could not be verified" counts (a `scope-hold`
+#: is no outage: a paper without an official abstract, or one an outage already counts).
+OUTAGES = frozenset({"arxiv-unverified", "repo-unverified", "link-unverified"})
 
 
 def unknown(code: str) -> str:

@@ -210,8 +210,9 @@ class EntryResult:
     verdict: Verdict | None = None
     scope: Decision | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON shape of CONTRACT.md (plus `title`, `date`, `links` and `scope` detail)."""
+    def as_dict(self, trail: bool = True) -> dict[str, Any]:
+        """The JSON shape of CONTRACT.md (plus `title`, `date`, `links` and `scope` detail;
+        the scope scorer's every signal and word only with `trail`)."""
         out: dict[str, Any] = {
             "subject": self.entry.subject,
             "kind": self.entry.kind.value,
@@ -226,7 +227,7 @@ class EntryResult:
             ],
         }
         if self.scope is not None:
-            out["scope"] = self.scope.as_dict()
+            out["scope"] = self.scope.as_dict(trail=trail)
         return out
 
 

@@ -36,6 +36,7 @@ from curator.sources.interface import Loaded, Reference, Source
 
 if TYPE_CHECKING:
     from curator.resolvers.cache import Cache
+    from curator.scope.decided import Recorded
     from curator.scope.records import Record
 
 #: Service -> its resolver: a new service is its resolver's file plus one line here (and its
@@ -278,11 +279,28 @@ def run_checks(
 
 
 # -- scope --------------------------------------------------------------------------------
+def recorded_decisions(
+    entries: Sequence[Entry], ctx: CheckContext, records: Sequence[Record] | None
+) -> Mapping[str, Recorded]:
+    """The maintainers' recorded scope decisions by subject, read where the rules are (the
+    base in a pull request); none when the scope check is skipped or no paper is chosen."""
+    if ctx.options.skips(Service.SCOPE) or not any(e.kind is Kind.PAPER for e in entries):
+        return {}
+    from curator.scope.recorded import recorded_decisions as read
+
+    return read(ctx.options, ctx.rules, (e.source.file for e in entries), records)
+
+
 def scope(
-    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext, cache: Cache
+    entries: Sequence[Entry],
+    outcomes: Mapping[str, Outcome],
+    ctx: CheckContext,
+    cache: Cache,
+    recorded: Mapping[str, Recorded] | None = None,
 ) -> tuple[list[EntryResult], list[Finding]]:
     """Entry results and scope findings; decisions already made under the same rules and
-    engine are read from the run's cache (the stage's edge), the rest are made and kept there."""
+    engine are read from the run's cache (the stage's edge), the rest are made and kept there.
+    `recorded`: the maintainers' decisions by subject, which settle their entries."""
     from curator.scope.stage import apply_scope, papers_to_decide, scope_rules
 
     rules = scope_rules(ctx)
@@ -293,7 +311,8 @@ def scope(
 
     engine = engine_digest()
     memo = DecisionMemo(cache, rules, engine) if cache.enabled and engine else None
-    return apply_scope(entries, outcomes, ctx, decide_all(papers, rules, memo))
+    decided = decide_all(papers, rules, memo)
+    return apply_scope(entries, outcomes, ctx, decided, recorded)
 
 
 def screening_records(options: Options) -> list[Record] | None:
@@ -428,11 +447,12 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     offline += link_forms(chosen, ctx)
     resolved = resolve(chosen, options, rules, cache)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
-    results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache)
+    recorded = recorded_decisions(chosen, ctx, records)
+    results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache, recorded)
     from curator.scope.relevant import relevance
 
     results, scope_findings = relevance(
-        loaded.entries, results, scope_findings, resolved.outcomes, ctx, cache, records
+        loaded.entries, results, scope_findings, resolved.outcomes, ctx, cache, records, recorded
     )
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
     findings += translations(loaded, chinese, selection, ctx)

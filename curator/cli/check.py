@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.codes import UNVERIFIED
 from curator.model import FailOn, Format, Report, Severity
+from curator.presets import PRESET_HELP
 
 if TYPE_CHECKING:
     from curator.fix.run import Prepared
@@ -35,6 +36,12 @@ def add_check(sub: Any) -> None:
         help="search arXiv by title for wrong IDs and plan the fixes: listed in text and "
         "markdown, the `fixes` array of JSON (one-click suggestions for `curator comment`); "
         "on by default with --changed-since but for JSON's `fixes`",
+    )
+    p.add_argument(
+        "--scope-trail",
+        action="store_true",
+        help="json: keep every signal and word the scope scorer weighed (large; `curator "
+        "explain -v ID` shows one paper's)",
     )
     add_display_options(p)
     add_check_options(p)
@@ -69,7 +76,7 @@ def add_check_options(p: Any) -> None:
         "--zh", metavar="DOCUMENT", help="the list's Chinese document: report entries in one only"
     )
     p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/ beside the list)")
-    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
 
 
 def options_from(args: argparse.Namespace) -> Any:
@@ -105,7 +112,7 @@ def run_check(args: argparse.Namespace) -> int:
     options = options_from(args)
     if not (args.suggest or options.changed_since):
         report = pipeline.check(options)
-        emit(report, options.format, options.output, display_of(args))
+        emit(report, options.format, options.output, display_of(args), trail=args.scope_trail)
         return exit_status(report, options.fail_on)
     from curator.fix.run import prepare
     from curator.fix.suggest import suggestions
@@ -114,7 +121,8 @@ def run_check(args: argparse.Namespace) -> int:
     fixes = suggestions(prepared.plan.fixes(unsafe=True), prepared.plan.unsafe)
     form = Format(options.format)
     if form is Format.JSON:
-        _write_json(prepared.report, options.output, fixes if args.suggest else None)
+        fixes_shown = fixes if args.suggest else None
+        _write_json(prepared.report, options.output, fixes_shown, args.scope_trail)
     else:
         # The review's count is the comment's (markdown) alone: text lists every fix.
         ref = options.changed_since if form is Format.MARKDOWN else None
@@ -151,15 +159,23 @@ def display_of(args: argparse.Namespace) -> Any:
     return detect(sys.stdout, getattr(args, "color", "auto"), bool(getattr(args, "verbose", False)))
 
 
-def emit(report: Report, fmt: str, output: str, display: Any = None, preview: Any = None) -> None:
+def emit(
+    report: Report,
+    fmt: str,
+    output: str,
+    display: Any = None,
+    preview: Any = None,
+    trail: bool = False,
+) -> None:
     """Render `report` as `fmt` to `output` (or stdout); `github` also writes the summary.
     `display` (a terminal.Display) shapes the text format on stdout; a file gets no colour.
-    `preview` (a text.Preview): the planned fixes and the review's count (pull-request mode)."""
+    `preview` (a text.Preview): the planned fixes and the review's count (pull-request mode).
+    `trail`: the JSON report keeps the scope scorer's every signal and word."""
     from curator.report.interface import renderer
 
     form = Format(fmt)
     if form is Format.JSON:
-        _write_json(report, output)
+        _write_json(report, output, trail=trail)
         return
     if form is Format.TEXT:
         _write_text(report, output, display, preview)
@@ -197,18 +213,23 @@ def _write_text(report: Report, output: str, display: Any, preview: Preview | No
     path.write_text(text.render(report, None, plain, preview), encoding="utf-8")
 
 
-def _write_json(report: Report, output: str, fixes: Sequence[Suggestion] | None = None) -> None:
-    """The JSON report (with `fixes` when planned), streamed to `output` (or stdout) as it
-    is encoded."""
+def _write_json(
+    report: Report,
+    output: str,
+    fixes: Sequence[Suggestion] | None = None,
+    trail: bool = False,
+) -> None:
+    """The JSON report (with `fixes` when planned; the scope scorer's trail with `trail`),
+    streamed to `output` (or stdout) as it is encoded."""
     from curator.report import json as json_report
 
     if not output:
-        json_report.write(report, sys.stdout, fixes)
+        json_report.write(report, sys.stdout, fixes, trail)
         return
     path = Path(output)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as stream:
-        json_report.write(report, stream, fixes)
+        json_report.write(report, stream, fixes, trail)
 
 
 def _render_context(report: Report) -> Any:

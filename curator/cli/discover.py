@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from curator.presets import PRESET_HELP
+
 #: The categories asked by default (curator.discover.window.DEFAULT_CATEGORIES, kept light).
 CATEGORIES = "cs.CL,cs.AI,cs.IR,cs.LG,cs.MA"
 
@@ -32,7 +34,7 @@ def add_discover(sub: Any) -> None:
     p.add_argument("--offline", action="store_true", default=None, help="use only the cache")
     p.add_argument("--no-cache", action="store_true", default=None, help="ignore the cache")
     p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/ beside the list)")
-    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
     p.set_defaults(run=run_discover)
 
 

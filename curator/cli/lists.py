@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.errors import UsageError
+from curator.presets import PRESET_HELP
 
 
 def add_import(sub: Any) -> None:
@@ -74,7 +75,7 @@ def add_init(sub: Any) -> None:
         help="pin the Action to this commit (or tag); default: the running curator's commit",
     )
     p.add_argument("--paths", metavar="PATHS", help="what to check (default: data/ or README.md)")
-    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
     p.add_argument(
         "--force",
         action="store_true",
@@ -85,13 +86,13 @@ def add_init(sub: Any) -> None:
 
 def run_init(args: argparse.Namespace) -> int:
     """Pin the Action (offline), write the files, list what was written."""
+    from curator.presets import ALIASES, SCOPE_PRESETS
     from curator.report.sanitize import terminal
-    from curator.rulefiles import SCOPE_PRESETS
     from curator.tools import init
 
     root = Path(args.dir)
-    if args.scope_preset and args.scope_preset not in SCOPE_PRESETS:
-        raise UsageError(f"--scope-preset takes {', '.join(SCOPE_PRESETS)}")
+    if args.scope_preset and args.scope_preset not in (*SCOPE_PRESETS, *ALIASES):
+        raise UsageError(f"--scope-preset takes {', '.join((*SCOPE_PRESETS, *ALIASES))}")
     inputs = {"paths": args.paths or init.detect_paths(root), "scope-preset": args.scope_preset}
     pinned = init.running_pin(args.ref)
     result = init.init(root, pinned.uses, init.check_inputs(inputs), force=args.force)
@@ -105,5 +106,5 @@ def run_init(args: argparse.Namespace) -> int:
             "note: this curator's install records no commit (an editable or local install), "
             "so the workflows name a tag; give --ref COMMIT to pin a commit"
         )
-    print("\n".join(terminal(line) for line in init.next_steps(args.dir)))
+    print("\n".join(terminal(line) for line in init.next_steps(args.dir, args.scope_preset or "")))
     return 0

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.errors import UsageError
+from curator.presets import PRESET_HELP
 
 
 def add_explain(sub: Any) -> None:
@@ -20,7 +21,10 @@ def add_explain(sub: Any) -> None:
     # The same two as `check`: a list set up with `curator init --scope-preset` has no
     # rules/scope.yaml, and its trail must be the one its checks follow.
     p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/)")
-    p.add_argument("--scope-preset", metavar="NAME", help="shipped scope policy: llm-memory")
+    p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="add the scorer's formulas and weights"
+    )
     p.set_defaults(run=run_explain)
 
 
@@ -42,8 +46,9 @@ def run_explain(args: argparse.Namespace) -> int:
     options = options_from(args)
     rules = load_rules(options)
     if "scope" not in rules:
+        from curator.presets import SCOPE_PRESETS
         from curator.report.terminal import shown_path
-        from curator.rulefiles import SCOPE_PRESETS, rules_folder
+        from curator.rulefiles import rules_folder
 
         where = shown_path(str(rules_folder(options) / "scope.yaml"), os.getcwd())
         presets = ", ".join(SCOPE_PRESETS)
@@ -59,7 +64,19 @@ def run_explain(args: argparse.Namespace) -> int:
         # Without the official title and abstract the trail below decides on nothing.
         print(f"note: arXiv could not be asked ({inert(outcome.reason)}); no official metadata")
     paper = paper_text(entry, outcome)
-    trail = explain(parsed.subject, paper, rules["scope"], lang=args.lang)
+    from curator.scope.recorded import recorded_decisions
+
+    # The decisions file and the screening records (an inline marker is on a list's line:
+    # `check` reads those).
+    recorded = recorded_decisions(options, rules, ()).get(parsed.subject)
+    trail = explain(
+        parsed.subject,
+        paper,
+        rules["scope"],
+        lang=args.lang,
+        verbose=args.verbose,
+        recorded=recorded,
+    )
     # The title, quotes and rule texts are not ours: inert, and fitted to the terminal.
     sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
     return 0

@@ -16,14 +16,18 @@ if TYPE_CHECKING:
 _BATCH = 256
 
 
-def as_dict(report: Report, fixes: Sequence[Suggestion] | None = None) -> dict[str, Any]:
+def as_dict(
+    report: Report, fixes: Sequence[Suggestion] | None = None, trail: bool = False
+) -> dict[str, Any]:
     """The report as CONTRACT.md's JSON object (plus `notes` and `elapsed_seconds`), and
     `fixes` only when the run planned them (`check --suggest`): a report without stays as
-    it was, byte for byte."""
+    it was, byte for byte. An entry's `scope.scorer` holds P(include) and its thresholds;
+    every signal and word the scorer weighed (`signals`, `terms`) only with `trail`
+    (`check --scope-trail`): they were most of a report's bytes."""
     data = {
         "schema": 1,
         "summary": report.summary(),
-        "entries": [r.as_dict() for r in report.entries],
+        "entries": [r.as_dict(trail) for r in report.entries],
         "findings": [f.as_dict() for f in report.findings],
         "requests": report.requests.as_dict(),
         "notes": list(report.notes),
@@ -34,15 +38,25 @@ def as_dict(report: Report, fixes: Sequence[Suggestion] | None = None) -> dict[s
     return data
 
 
-def render(report: Report, ctx: object = None, fixes: Sequence[Suggestion] | None = None) -> str:
+def render(
+    report: Report,
+    ctx: object = None,
+    fixes: Sequence[Suggestion] | None = None,
+    trail: bool = False,
+) -> str:
     """The JSON text; untrusted strings are JSON-escaped by the encoder."""
-    return "".join(_pieces(as_dict(report, fixes)))
+    return "".join(_pieces(as_dict(report, fixes, trail)))
 
 
-def write(report: Report, stream: TextIO, fixes: Sequence[Suggestion] | None = None) -> None:
+def write(
+    report: Report,
+    stream: TextIO,
+    fixes: Sequence[Suggestion] | None = None,
+    trail: bool = False,
+) -> None:
     """The text of `render`, written while it is encoded (a 5,000-entry report is about
     12 MB of text: it is never held whole)."""
-    pieces = _pieces(as_dict(report, fixes))
+    pieces = _pieces(as_dict(report, fixes, trail))
     while batch := "".join(islice(pieces, _BATCH)):
         stream.write(batch)
 

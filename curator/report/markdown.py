@@ -175,11 +175,22 @@ def scope_section(report: Report, ctx: RenderContext, rows: int | None = None) -
     for result in shown:
         src = result.entry.source
         cell = entry_cell(src.file, src.line, result.entry.title, ctx)
-        verdict = s.text(result.verdict.value if result.verdict else "")
+        verdict = s.text(verdict_word(result))
         out.append(f"| {cell} | **{verdict}** | {scope_evidence(result.scope)} |")
     if len(shown) < len(held):
         out.append(f"| … {len(held) - len(shown)} more | | |")
     return [*out, ""]
+
+
+def verdict_word(result: EntryResult) -> str:
+    """The Scope table's verdict: an exclusion no hard rule makes is a "likely exclude" (a
+    review, not a failing check)."""
+    if result.verdict is None:
+        return ""
+    scope = result.scope
+    if result.verdict is Verdict.EXCLUDE and scope is not None and scope.code == "scope-review":
+        return "likely exclude"
+    return result.verdict.value
 
 
 def scope_evidence(decision: Decision | None) -> str:

@@ -15,7 +15,7 @@ from itertools import groupby
 
 from rich.text import Text
 
-from curator.codes import UNVERIFIED
+from curator.codes import OUTAGES
 from curator.model import Finding, Kind, Report, Severity
 from curator.report import terminal as t
 from curator.report.context import Suggested
@@ -158,7 +158,7 @@ def summary_line(report: Report, detail: bool = False) -> str:
 
 def _rest(report: Report, detail: bool) -> str:
     """What follows `Found …`: unverified count, entries, requests and time."""
-    unverified = sum(1 for f in report.findings if f.code in UNVERIFIED)
+    unverified = sum(1 for f in report.findings if f.code in OUTAGES)
     could_not = f" ({unverified} could not be verified)" if unverified else ""
     entries = t.plural(len(report.entries), "entry", "entries")
     asked = t.requests_phrase(report.requests, detail)

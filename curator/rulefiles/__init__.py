@@ -22,13 +22,12 @@ from curator.config_files import ConfigFiles, WorkingTree, config_files
 from curator.errors import UsageError
 from curator.model import Service
 from curator.options import Options
+from curator.presets import ALIASES, SCOPE_PRESETS
 from curator.rulefiles.links import parse_link_rules, with_trusted_allow
 from curator.rulefiles.projects import parse_project_rules
 
 #: The files of a rules folder, besides the scorer scope.yaml names.
-RULE_FILES = ("projects.yaml", "links.yaml", "scope.yaml")
-#: Scope policies shipped with curator (curator/presets/NAME.yaml).
-SCOPE_PRESETS = ("llm-memory",)
+RULE_FILES = ("projects.yaml", "links.yaml", "scope.yaml", "scope-decisions.yaml")
 
 
 def rules_folder(options: Options) -> Path:
@@ -77,8 +76,10 @@ def load_scope_preset(name: str) -> Any:
     """The shipped scope policy `name`; UsageError naming the presets for another name."""
     from curator.scope.rules import parse_rules
 
+    name = ALIASES.get(name, name)
     if name not in SCOPE_PRESETS:
-        raise UsageError(f"--scope-preset takes {', '.join(SCOPE_PRESETS)}, not {name!r}")
+        known = ", ".join((*SCOPE_PRESETS, *ALIASES))
+        raise UsageError(f"--scope-preset takes {known}, not {name!r}")
     folder = resources.files("curator.presets")
     rules = parse_rules(
         (folder / f"{name}.yaml").read_text(encoding="utf-8"), f"scope preset {name}"
@@ -119,6 +120,10 @@ def load_rules(options: Options) -> dict[str, Any]:
         rules["links"] = with_trusted_allow(links, options.guard_allow)
     if not options.skips(Service.SCOPE):
         scope = _scope_rules(files, folder)
+        from curator.scope.decided import DECISIONS_FILE, parse_decisions
+
+        name = posixpath.join(folder, DECISIONS_FILE)
+        rules["scope-decisions"] = parse_decisions(files.read(name), files.display(name))
         if scope is not None:
             rules["scope"] = scope
         elif options.scope_preset:

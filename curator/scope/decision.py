@@ -133,20 +133,22 @@ class Contribution:
         chosen = [w for w in self.signals if w.effect * sign > 0]
         return tuple(sorted(chosen, key=lambda w: -abs(w.effect))[:n])
 
-    def as_dict(self, exact: bool = False) -> dict[str, Any]:
+    def as_dict(self, exact: bool = False, trail: bool = True) -> dict[str, Any]:
         """JSON shape (inside the report entry's `scope`): numbers to 4 places, or `exact`
-        (as the cache keeps them, so that `from_dict` gives this contribution back)."""
+        (as the cache keeps them, so that `from_dict` gives this contribution back).
+        Without `trail`: `signals` is empty and `terms` left out (the report's default,
+        `--scope-trail` keeps them)."""
         out: dict[str, Any] = {
             "score": _num(self.score, exact),
             "threshold": _num(self.threshold, exact),
             "veto": _num(self.veto, exact),
-            "signals": [w.as_dict(exact) for w in self.signals],
+            "signals": [w.as_dict(exact) for w in self.signals] if trail else [],
         }
         if self.signal_score is not None:
             out["signal_score"] = _num(self.signal_score, exact)
         if self.lexical_score is not None:
             out["lexical_score"] = _num(self.lexical_score, exact)
-        if self.terms:
+        if self.terms and trail:
             out["terms"] = [w.as_dict(exact) for w in self.terms]
         return out
 
@@ -184,10 +186,15 @@ class Decision:
     notes: tuple[str, ...] = field(default=())
     #: The signals of a gate-passing paper, weighed by the scorer when the rules name one.
     scorer: Contribution | None = None
+    #: Where the maintainers' recorded decision that settled this entry is written
+    #: (`rules/scope-decisions.yaml:3`, a screening record, an inline marker); "" for the
+    #: engine's own verdict (curator/scope/decided.py).
+    decided_by: str = ""
 
-    def as_dict(self, exact: bool = False) -> dict[str, Any]:
+    def as_dict(self, exact: bool = False, trail: bool = True) -> dict[str, Any]:
         """JSON-able form for the report entry's `scope` (`exact`: the scorer's numbers
-        unrounded, as the cache keeps them)."""
+        unrounded, as the cache keeps them; without `trail`, the scorer's P(include) and
+        thresholds but not every signal and word it weighed)."""
         out: dict[str, Any] = {
             "verdict": self.verdict.value,
             "rules": list(self.rules),
@@ -204,7 +211,9 @@ class Decision:
         if self.notes:
             out["notes"] = list(self.notes)
         if self.scorer is not None:
-            out["scorer"] = self.scorer.as_dict(exact)
+            out["scorer"] = self.scorer.as_dict(exact, trail)
+        if self.decided_by:
+            out["decided_by"] = self.decided_by
         return out
 
     @classmethod
@@ -223,6 +232,7 @@ class Decision:
             missing=tuple(raw.get("missing") or ()),
             notes=tuple(raw.get("notes") or ()),
             scorer=Contribution.from_dict(scorer) if scorer is not None else None,
+            decided_by=raw.get("decided_by") or "",
         )
 
 
@@ -266,6 +276,7 @@ SCHEMA: dict[str, Any] = {
         "track": {"type": "string"},
         "missing": _STRINGS,
         "notes": _STRINGS,
+        "decided_by": {"type": "string"},
         "scorer": {
             "type": "object",
             "required": ["score", "threshold", "veto", "signals"],

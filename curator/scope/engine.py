@@ -11,7 +11,8 @@ agrees); everything else `review`, with the strongest evidence for and against.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 from curator.codes import CODES
 from curator.model import Verdict
@@ -114,11 +115,35 @@ def _unavailable(paper: PaperText, rules: ScopeRules) -> Decision | None:
 
 def _decision(rule: Rule, verdict: Verdict, scope: str, reason: str) -> Decision:
     """A quote-less decision by one rule (the gate's exclude or hold)."""
-    code = VERDICT_CODES.get(verdict)
-    severity = rule.severity if verdict is rule.verdict else ""
-    if code and not severity:
-        severity = CODES[code][0].value
-    return Decision(verdict, (rule.id,), (), scope, reason, code, severity)
+    if verdict is Verdict.EXCLUDE:
+        code, severity, reason = _exclusion_finding([rule], reason)
+        return Decision(verdict, (rule.id,), (), scope, reason, code, severity)
+    held = VERDICT_CODES.get(verdict)
+    severity = CODES[held][0].value if held else ""
+    return Decision(verdict, (rule.id,), (), scope, reason, held, severity)
+
+
+#: How the reason of an exclusion that no hard rule makes begins: a review, not an error.
+LIKELY_EXCLUDE = "likely exclude"
+
+
+def _exclusion_finding(rules: list[Rule], reason: str) -> tuple[str, str, str]:
+    """The code, severity and reason of an exclusion by `rules`.
+
+    Only a hard rule of the list's own policy (`hard: true`: its gate, or an exclusion rule
+    it makes exclude on its own) gives `scope-exclude`, at the rule's severity (error by
+    default). Every other exclusion (a class read from the signals: hardware memory, robot
+    control, ...) is a "likely exclude" `scope-review` warning for a maintainer, never a
+    failing check.
+    """
+    hard = [r for r in rules if r.hard]
+    if hard:
+        code = VERDICT_CODES[Verdict.EXCLUDE]
+        return code, _strictest(r.severity for r in hard) or CODES[code][0].value, reason
+    code = VERDICT_CODES[Verdict.REVIEW]
+    names = ", ".join(r.id for r in rules)
+    severity = _strictest(r.severity for r in rules) or CODES[code][0].value
+    return code, severity, f"{LIKELY_EXCLUDE}: {names}; {reason}"
 
 
 def _after_gate(case: Case) -> Decision:
@@ -127,23 +152,34 @@ def _after_gate(case: Case) -> Decision:
 
 
 def _excluded(case: Case) -> Decision | None:
-    """Exclude when a rule of the policy is proven and the scorer does not object."""
+    """Exclude when a hard rule of the list's own policy is proven by its quote; else when a
+    rule of the policy is proven and the scorer does not object (a likely exclude)."""
+    strict = [r for r in case.fired((Kind.EXCLUSION, Kind.SKILL)) if r.verdict is Verdict.EXCLUDE]
+    # A hard rule decides on its own: the maintainers' rule, not the scorer's judgement.
+    hard = [r for r in strict if r.hard and _rule_quote(case, r) is not None]
+    if hard:
+        return _strict(case, hard)
     weighed = case.weighed
     if weighed is not None and weighed.vetoes:
         return None
-    strict = [r for r in case.fired((Kind.EXCLUSION, Kind.SKILL)) if r.verdict is Verdict.EXCLUDE]
     if strict:
         # A maintainer made this rule exclude on its own (verdict: exclude in the YAML).
-        quotes = distinct(_rule_quote(case, r) for r in strict)
-        names = ", ".join(r.id for r in strict)
-        reason = f"passes the entry gate but matches {names}, which the rules make an exclusion"
-        return _verdict(case, Verdict.EXCLUDE, tuple(r.id for r in strict), quotes, reason, strict)
+        return _strict(case, strict)
     proof = case.reading.proof
     if proof is None:
         return None
-    rules = [r for r in map(case.rules.by_id, proof.rules) if r is not None]
+    # A class read from the signals is never hard, whatever its rules say: a likely exclude.
+    rules = [replace(r, hard=False) for r in map(case.rules.by_id, proof.rules) if r is not None]
     reason = f"passes the entry gate, but {proof.reason}"
-    return _verdict(case, Verdict.EXCLUDE, proof.rules, proof.quotes, reason, rules)
+    return _verdict(case, proof.rules, proof.quotes, reason, rules)
+
+
+def _strict(case: Case, rules: list[Rule]) -> Decision:
+    """An exclusion by rules the maintainers made exclude on their own."""
+    quotes = distinct(_rule_quote(case, r) for r in rules)
+    names = ", ".join(r.id for r in rules)
+    reason = f"passes the entry gate but matches {names}, which the rules make an exclusion"
+    return _verdict(case, tuple(r.id for r in rules), quotes, reason, rules)
 
 
 def strong(reading: Reading, rules: ScopeRules, scored: bool) -> list[str]:
@@ -251,33 +287,37 @@ def _review(case: Case) -> Decision:
 _RANK = {"error": 3, "warning": 2, "info": 1}
 
 
+def _strictest(severities: Iterable[str]) -> str:
+    """The most severe of these severities ('' when none is given)."""
+    return max((s for s in severities if s), key=lambda s: _RANK.get(s, 0), default="")
+
+
 def _severity(rules: list[Rule], verdict: Verdict) -> str:
     """The most severe severity the rules give this verdict (the code's default otherwise)."""
-    own = [r.severity for r in rules if r.verdict is verdict and r.severity]
-    if own:
-        return max(own, key=lambda s: _RANK.get(s, 0))
-    return CODES[VERDICT_CODES[verdict]][0].value
+    own = _strictest(r.severity for r in rules if r.verdict is verdict)
+    return own or CODES[VERDICT_CODES[verdict]][0].value
 
 
 def _verdict(
     case: Case,
-    verdict: Verdict,
     ids: tuple[str, ...],
     quotes: tuple[Quote, ...],
     reason: str,
     rules: list[Rule],
 ) -> Decision:
-    """An exclusion with its proving rules and sentences."""
+    """An exclusion with its proving rules and sentences (see `_exclusion_finding`)."""
     if not quotes:
         reason += "; no quote because the signal is outside the title and abstract"
-    severity = _severity([r for r in rules if r.verdict is verdict], verdict)
+        # A hard rule proves an exclusion by its quote: without one it is a likely exclude.
+        rules = [replace(r, hard=False) for r in rules]
+    code, severity, reason = _exclusion_finding(rules, reason)
     return Decision(
-        verdict,
+        Verdict.EXCLUDE,
         ids,
         quotes,
         "abstract",
         reason,
-        VERDICT_CODES[verdict],
+        code,
         severity,
         notes=_summary_notes(case.paper, case.rules),
         scorer=case.weighed,

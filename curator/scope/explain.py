@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from curator.model import Verdict
+from curator.scope.decided import Recorded, settle
 from curator.scope.decision import Weighed
 from curator.scope.engine import SCORER_ID, Decision, PaperText, decide, strong
 from curator.scope.rules import Kind, Pattern, ScopeRules
@@ -35,6 +36,11 @@ _TEXT: dict[str, dict[str, str]] = {
         "combined": "P(include) = logistic({bias:+.2f} {sum}) = {score:.3f}; "
         "include at >= {th:.3f}, a proven exclusion stands below {veto:.3f}",
         "scorer_off": "not used: no scorer beside the rules",
+        "brief": "P(include) {score:.3f}, include at >= {th:.3f} (-v: formulas and weights)",
+        "decided": "Decided by the maintainers",
+        "likely_task": "A likely exclude, no hard rule: decide, and record it once "
+        "(rules/scope-decisions.yaml).",
+        "engine": "The rules alone would say",
         "signal_rows": "Signals (value x weight = effect on the log-odds)",
         "signal_view": "signal view P = logistic({bias:+.2f} {sum}) = {score:.3f}",
         "stacked": "P(include) = logistic({bias:+.2f} {ws:+.2f} x logit({sp:.3f}) "
@@ -67,6 +73,11 @@ _TEXT: dict[str, dict[str, str]] = {
         "combined": "收录概率 = logistic({bias:+.2f} {sum}) = {score:.3f}；>= {th:.3f} 可收录，"
         "低于 {veto:.3f} 时规则证明的排除才成立",
         "scorer_off": "未使用：规则旁没有评分器",
+        "brief": "收录概率 {score:.3f}，>= {th:.3f} 可收录（-v：公式与权重）",
+        "decided": "维护者已决定",
+        "likely_task": "可能排除，但非硬性规则：请判断，并记录一次决定"
+        "（rules/scope-decisions.yaml）。",
+        "engine": "仅按规则的结论",
         "signal_rows": "信号（取值 x 权重 = 对对数几率的影响）",
         "signal_view": "信号视角概率 = logistic({bias:+.2f} {sum}) = {score:.3f}",
         "stacked": "收录概率 = logistic({bias:+.2f} {ws:+.2f} x logit({sp:.3f}) "
@@ -120,10 +131,12 @@ def _reason(d: Decision, lang: str, gate: str = "") -> str:
     rules = "、".join(d.rules)
     if d.verdict is Verdict.HOLD:
         return "官方标题或摘要缺失，无法检查入口门槛，因此没有引文"
+    # An exclusion no hard rule makes is a likely exclude: for a maintainer to judge.
+    likely = "可能排除（非硬性规则，由维护者判断）：" if d.code == "scope-review" else ""
     if d.verdict is Verdict.EXCLUDE and d.rules == (gate,):
-        return "官方标题和摘要中没有独立的 memory/memories，因此没有可引用的记忆句"
+        return likely + "官方标题和摘要中没有独立的 memory/memories，因此没有可引用的记忆句"
     if d.verdict is Verdict.EXCLUDE:
-        return f"通过入口门槛，但规则（{rules}）由引文证明排除"
+        return f"{likely}通过入口门槛，但规则（{rules}）由引文证明排除"
     if d.verdict is Verdict.INCLUDE:
         return f"通过入口门槛，记忆是核心贡献且证据充分（{rules}）"
     extra = f"；未说明：{'、'.join(d.missing)}" if d.missing else ""
@@ -138,24 +151,36 @@ def explain(
     rules: ScopeRules,
     lang: str = "en",
     decision: Decision | None = None,
+    verbose: bool = False,
+    recorded: Recorded | None = None,
 ) -> str:
-    """The decision trail for one paper as plain text; `lang` is "en" or "zh"."""
+    """The decision trail for one paper as plain text; `lang` is "en" or "zh". The verdict,
+    the reasons and the quotes; the scorer's formulas and weights only when `verbose`. A
+    maintainer's `recorded` decision settles the verdict and is named first."""
     lang = "zh" if lang == "zh" else "en"
     t = _TEXT[lang]
-    d = decision or decide(paper, rules)
+    engine = decision or decide(paper, rules)
+    d = settle(engine, recorded) if recorded is not None else engine
     lines = [
         f"{paper_id} — {_one_line(paper.title) or '?'}",
         f"{t['verdict']}: {d.verdict.value} ({', '.join(d.rules)}); {t['read']}: {d.reading_scope}",
-        f"{t['why']}: {_reason(d, lang, rules.gate.id)}",
+    ]
+    if recorded is not None:
+        lines.append(f"{t['decided']}: {recorded.describe()}")
+        lines.append(f"{t['engine']}: {engine.verdict.value}")
+    lines += [
+        f"{t['why']}: {_reason(engine, lang, rules.gate.id)}",
         "",
         f"{t['trail']}:",
     ]
-    lines += _trail(d, paper, rules, lang)
+    lines += _trail(engine, paper, rules, lang, verbose)
     lines += ["", f"{t['quotes']}:"]
     lines += [f'  [{q.field} {q.start}-{q.end}] ({q.rule}) "{_one_line(q.text)}"' for q in d.quotes]
     if not d.quotes:
         lines.append("  " + t["no_quote"].format(reason=_reason(d, lang, rules.gate.id)))
-    lines += ["", f"{t['judge']}:", f"  - {_VERDICT_TASK[lang][d.verdict]}"]
+    likely = d.verdict is Verdict.EXCLUDE and d.code == "scope-review"
+    task = t["likely_task"] if likely else _VERDICT_TASK[lang][d.verdict]
+    lines += ["", f"{t['judge']}:", f"  - {task}"]
     if d.verdict in (Verdict.INCLUDE, Verdict.REVIEW):
         lines += [f"  - {q}" for q in _QUESTIONS[lang]]
     lines += [f"{t['summary_note']}: {n}" for n in d.notes]
@@ -171,7 +196,9 @@ def _has(patterns: tuple[Pattern, ...], text: str) -> bool:
     return any(p.regex.search(text) for p in patterns)
 
 
-def _trail(d: Decision, paper: PaperText, rules: ScopeRules, lang: str) -> list[str]:
+def _trail(
+    d: Decision, paper: PaperText, rules: ScopeRules, lang: str, verbose: bool = False
+) -> list[str]:
     """Numbered steps: gate, signals, proof, strong evidence, scorer."""
     t = _TEXT[lang]
     gate = rules.gate
@@ -201,7 +228,17 @@ def _trail(d: Decision, paper: PaperText, rules: ScopeRules, lang: str) -> list[
     lacking = strong(reading, rules, rules.scorer is not None)
     state = t["lacking"].format(items="; ".join(lacking)) if lacking else t["all_there"]
     lines.append(f"  5. {t['strong']}: {state}")
-    return lines + _scorer_step(d, rules, lang)
+    return lines + (_scorer_step(d, rules, lang) if verbose else _scorer_brief(d, lang))
+
+
+def _scorer_brief(d: Decision, lang: str) -> list[str]:
+    """Step 6 without formulas or weights: P(include) against the include threshold."""
+    t = _TEXT[lang]
+    head = f"  6. {t['scorer']} ({SCORER_ID}): "
+    if d.scorer is None:
+        return [head + t["scorer_off"]]
+    seen = d.scorer
+    return [head + t["brief"].format(score=seen.score, th=seen.threshold)]
 
 
 _SIGNAL_KINDS = (Kind.EXCLUSION, Kind.SKILL)

@@ -28,10 +28,12 @@ from curator.checks.interface import CheckContext
 from curator.model import Entry, EntryResult, Finding, Kind, Service, Verdict
 from curator.resolvers.cache import Cache
 from curator.resolvers.interface import Found, Moved, Outcome
+from curator.scope.decided import Recorded, settle
 from curator.scope.decision import Decision
 from curator.scope.records import Record
 from curator.scope.relevance import Model, Paper, Relevance, build, digest
 from curator.scope.relevance import restore as restore_model
+from curator.scope.stage import scope_finding
 
 #: The id under which relevance names itself in a decision's rules and quotes.
 RULE = "list-relevance"
@@ -51,8 +53,11 @@ def relevance(
     ctx: CheckContext,
     cache: Cache,
     records: Sequence[Record] | None = None,
+    recorded: Mapping[str, Recorded] | None = None,
 ) -> tuple[list[EntryResult], list[Finding]]:
-    """The scope stage's results and findings with the pull request's papers scored."""
+    """The scope stage's results and findings with the pull request's papers scored.
+    `recorded`: the maintainers' decisions by subject; a decided paper gets the decision, not
+    the model's verdict (with a policy the scope stage has already settled it)."""
     chosen = {r.entry.subject for r in results if r.entry.kind is Kind.PAPER}
     has_policy = ctx.rules.get("scope") is not None
     # With a policy, only the papers it has a scope finding for gain evidence.
@@ -79,9 +84,15 @@ def relevance(
             new_results.append(result)
             continue
         decision = decision_of(rel)
+        settled = (recorded or {}).get(result.entry.subject)
+        if settled is not None:
+            decision = settle(decision, settled)
+            found = scope_finding(result.entry, decision, ctx)
+        else:
+            found = _finding(result.entry, decision, rel, ctx) if decision.code else None
         new_results.append(replace(result, verdict=decision.verdict, scope=decision))
-        if decision.code:
-            new_findings.append(_finding(result.entry, decision, rel, ctx))
+        if found is not None:
+            new_findings.append(found)
     return new_results, new_findings
 
 

@@ -103,13 +103,20 @@ class Rule:
     cue: Cue | None = None
     verdict: Verdict = Verdict.REVIEW
     severity: str = ""
+    #: A hard rule of the list's own policy (`hard: true`, on the gate or an exclusion rule
+    #: with `verdict: exclude`): the only kind of rule whose exclusion is an error-level
+    #: `scope-exclude`. Any other exclusion is a "likely exclude" `scope-review` warning.
+    hard: bool = False
     track: str = ""
     reason_codes: tuple[str, ...] = ()
     aspects: Mapping[str, tuple[Pattern, ...]] = field(default_factory=dict)
 
     @property
     def code(self) -> str | None:
-        """The finding code this rule's verdict emits, None for include."""
+        """The finding code this rule's verdict emits, None for include: `scope-exclude`
+        only for a hard rule, a "likely exclude" `scope-review` for any other exclusion."""
+        if self.verdict is Verdict.EXCLUDE and not self.hard:
+            return VERDICT_CODES[Verdict.REVIEW]
         return VERDICT_CODES.get(self.verdict)
 
     def describe(self, lang: str = "en") -> str:
@@ -275,6 +282,7 @@ _RULE_KEYS = {
     "track",
     "reason_codes",
     "aspects",
+    "hard",
 }
 
 
@@ -296,12 +304,8 @@ def _rule(item: Any, name: str, parent_line: int) -> Rule:
     en, zh = _description(item, where, name)
     fields = _fields(item, where, name)
     verdict = _verdict(item, kind, where, name)
-    severity = str(item.get("severity", ""))
-    code = VERDICT_CODES.get(verdict)
-    if severity and (code is None or severity not in {"error", "warning", "info"}):
-        raise InputError(where + "`severity` must be error, warning or info", name, line)
-    if not severity and code is not None:
-        severity = CODES[code][0].value
+    hard = _hard(item, kind, verdict, where, name)
+    severity = _rule_severity(item, verdict, hard, where, name)
     patterns = _patterns(item, "patterns", where, name, required=kind is not Kind.FALLBACK)
     return Rule(
         id=rule_id,
@@ -320,10 +324,47 @@ def _rule(item: Any, name: str, parent_line: int) -> Rule:
         cue=_cue(item, kind, where, name),
         verdict=verdict,
         severity=severity,
+        hard=hard,
         track=str(item.get("track", "")),
         reason_codes=tuple(str(c) for c in _list(item, "reason_codes", where, name)),
         aspects=_aspects(item, kind, where, name),
     )
+
+
+def _hard(item: LocatedMap, kind: Kind, verdict: Verdict, where: str, name: str) -> bool:
+    """`hard`: only the gate and exclusion rules that exclude on their own take it (a hard
+    rule's match, or the gate's miss, is the proof; a class read from the signals never is)."""
+    raw = item.get("hard", False)
+    if not isinstance(raw, bool):
+        raise InputError(where + "`hard` must be true or false", name, item.line_of("hard"))
+    if raw and (verdict is not Verdict.EXCLUDE or kind not in (Kind.GATE, Kind.EXCLUSION)):
+        raise InputError(
+            where + "only the gate or an exclusion rule with `verdict: exclude` takes `hard`",
+            name,
+            item.line_of("hard"),
+        )
+    return raw
+
+
+def _rule_severity(item: LocatedMap, verdict: Verdict, hard: bool, where: str, name: str) -> str:
+    """`severity` of the rule's finding: error only for a hard rule; an exclusion that is not
+    hard is a "likely exclude" review, a warning unless the rule says info."""
+    severity = str(item.get("severity", ""))
+    code = VERDICT_CODES.get(verdict)
+    line = item.line_of("severity")
+    if severity and (code is None or severity not in {"error", "warning", "info"}):
+        raise InputError(where + "`severity` must be error, warning or info", name, line)
+    if severity == "error" and not hard:
+        raise InputError(
+            where + "only a hard rule (`hard: true`) gives an error; others are reviews",
+            name,
+            line,
+        )
+    if severity or code is None:
+        return severity
+    if verdict is Verdict.EXCLUDE and not hard:
+        return CODES[VERDICT_CODES[Verdict.REVIEW]][0].value
+    return CODES[code][0].value
 
 
 def _blocks_include(item: LocatedMap, kind: Kind, where: str, name: str) -> bool:

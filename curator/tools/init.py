@@ -237,12 +237,32 @@ def init(root: Path, uses: str, inputs: Mapping[str, str], *, force: bool = Fals
     return InitResult(tuple(files), tuple(kept), uses)
 
 
-def next_steps(root: str) -> list[str]:
+def next_steps(root: str, preset: str = "") -> list[str]:
     """What to run after init: the check the workflows run, on this machine (the settings
-    file holds the list's paths and scope preset), then the one commit."""
+    file holds the list's paths and scope preset), then the one commit; whose scope applies."""
     where = "" if root in ("", ".") else f", in {root}"
     return [
         f"Next{where}: run the check the workflows run, then commit them and push:",
         "  curator check",
         '  git add .github/workflows rules && git commit -m "Add curator\'s workflows"',
+        _scope_note(preset),
     ]
+
+
+def _scope_note(preset: str) -> str:
+    """Whose scope policy the workflows apply: a preset is another list's own."""
+    from curator.presets import ALIASES
+
+    name = ALIASES.get(preset, preset)
+    if name == "iaar-ai-memory":
+        return (
+            "Scope: iaar-ai-memory is IAAR-Shanghai/Awesome-AI-Memory's screening policy "
+            "(2026-10-09); its hard gate fails the check for a paper whose title and abstract "
+            "lack the word memory. Leave the preset out unless your list adopts that policy."
+        )
+    if name:
+        return f"Scope: the shipped policy {name}."
+    return (
+        "Scope: no policy of the list's own (rules/scope.yaml), so no hard gate and no scope "
+        "errors."
+    )

@@ -76,7 +76,7 @@ def test_explain_takes_the_preset_a_list_set_up_with_init_uses(
     assert main(["explain", CAVE]) == 2
     err = capsys.readouterr().err
     assert "no scope rules at rules/scope.yaml (or give --scope-preset, or scope_preset" in err
-    assert main(["explain", CAVE, "--scope-preset", "llm-memory"]) == 0
+    assert main(["explain", CAVE, "--scope-preset", "iaar-ai-memory"]) == 0
     assert capsys.readouterr().out.startswith(f"arxiv:{CAVE} — {cave['title']}")
 
 
@@ -115,3 +115,21 @@ def test_screening_records_are_checked_in_check(
     assert ("record-missing", "arxiv:2310.08560") in codes
     verdicts = {e["subject"]: e["verdict"] for e in report["entries"]}
     assert verdicts[f"arxiv:{CAVE}"] == "include"
+
+
+def test_explain_says_which_record_decided_and_shows_weights_with_v(
+    cave: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["explain", CAVE]) == 0
+    plain = capsys.readouterr().out
+    assert "logistic(" not in plain and "Decided by" not in plain
+    assert main(["explain", CAVE, "-v"]) == 0
+    assert "logistic(" in capsys.readouterr().out
+    Path("rules/scope-decisions.yaml").write_text(
+        f"- id: '{CAVE}'\n  decision: exclude\n  by: '@maintainer'\n", encoding="utf-8"
+    )
+    assert main(["explain", CAVE]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("Verdict: exclude")
+    assert lines[2].startswith("Decided by the maintainers: exclude by @maintainer, recorded at ")
+    assert lines[2].endswith("rules/scope-decisions.yaml:1")

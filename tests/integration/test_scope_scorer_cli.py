@@ -44,8 +44,9 @@ def listed(
     return chosen
 
 
-def _check(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+def _check(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
     args = ["check", "data", "--skip", "github,web", "--format", "json", "--fail-on", "never"]
+    args += extra
     assert main(args) == 0
     report: dict[str, Any] = json.loads(capsys.readouterr().out)
     return report
@@ -62,7 +63,9 @@ def test_check_reports_the_scorer_review_with_its_quote(
     assert "self-evolution-optimisation" in flagged["scope"]["rules"]
     scorer = flagged["scope"]["scorer"]
     assert 0 <= scorer["score"] < scorer["threshold"] and scorer["veto"] == 0.5
-    named = {s["name"]: s for s in scorer["signals"]}
+    assert scorer["signals"] == [] and "terms" not in scorer  # the trail: --scope-trail
+    trail = {e["subject"]: e for e in _check(capsys, "--scope-trail")["entries"]}
+    named = {s["name"]: s for s in trail[f"arxiv:{FLAGGED}"]["scope"]["scorer"]["signals"]}
     assert named["self-evolution-optimisation"]["value"] == 1
     quote = flagged["scope"]["quotes"][0]  # the memory sentence comes first
     abstract = listed[FLAGGED]["source_abstract"]
@@ -70,7 +73,9 @@ def test_check_reports_the_scorer_review_with_its_quote(
     finding = next(f for f in report["findings"] if f["subject"] == f"arxiv:{FLAGGED}")
     assert finding["code"] == "scope-review" and finding["severity"] == "warning"
     assert finding["evidence"].startswith(f'abstract: "{quote["text"]}"')
-    assert "scope-scorer" in finding["suggestion"]
+    # The rules that decided are evidence; the suggestion holds only a value to write.
+    assert finding["evidence"].endswith("rules: " + ", ".join(flagged["scope"]["rules"]))
+    assert "scope-scorer" in finding["evidence"] and not finding.get("suggestion")
     kept = entries[f"arxiv:{KEPT}"]
     assert kept["verdict"] == "include"
     assert kept["scope"]["scorer"]["score"] >= kept["scope"]["scorer"]["threshold"]
@@ -108,7 +113,7 @@ def test_a_broken_scorer_file_is_one_line_and_exit_2(
 def test_explain_shows_the_rule_path_and_the_scorer(
     listed: dict[str, dict[str, Any]], lang: str, step: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["explain", FLAGGED, "--lang", lang]) == 0
+    assert main(["explain", FLAGGED, "--lang", lang, "-v"]) == 0  # -v: the formulas
     out = capsys.readouterr().out
     assert "gate-memory-word" in out and "core-model-memory" in out
     assert step in out and "- self-evolution-optimisation: 1.00 x " in out

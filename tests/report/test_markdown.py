@@ -131,3 +131,23 @@ def test_hostile_entry_is_inert() -> None:
         rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
         widths = {len(re.findall(r"<t[hd]", r)) for r in rows}
         assert len(widths) == 1
+
+
+def test_an_exclusion_no_hard_rule_makes_is_a_likely_exclude_in_the_scope_table() -> None:
+    """Issue 31: a class of the policy that is not a hard rule is a review, and the Scope
+    table says so; an exclusion by a hard rule stays `exclude`."""
+    from curator.model import EntryResult, Verdict
+    from curator.scope.decision import Decision
+
+    report = realistic_report()
+    result = next(r for r in report.entries if r.scope is not None)
+    likely = Decision(Verdict.EXCLUDE, ("robot-control",), (), "abstract", "likely exclude: x",
+                      "scope-review", "warning")  # fmt: skip
+    hard = replace(likely, code="scope-exclude", severity="error", reason="no memory word")
+    rows = []
+    for decision in (likely, hard):
+        entry = EntryResult(result.entry, {}, Verdict.EXCLUDE, decision)
+        body = markdown.render(replace(report, entries=(entry,)), CTX)
+        rows.append(next(line for line in body.splitlines() if "`robot-control`" in line))
+    assert "| **likely exclude** |" in rows[0]
+    assert "| **exclude** |" in rows[1]

@@ -180,3 +180,12 @@ def test_summary_line_counts_and_requests() -> None:
         "Found 2 warnings (1 could not be verified) in 0 entries "
         "(1 arXiv, 4 GitHub (4 REST) requests; 7 from cache) in 2.1 s"
     )
+
+
+def test_could_not_be_verified_counts_outages_only() -> None:
+    """A `scope-hold` (a paper with no official abstract) is no outage: when every service
+    answered, the summary says nothing could not be verified (issue 31)."""
+    held = Finding("scope-hold", Severity.WARNING, "https://openreview.net/x", Source("a", 1), "m")
+    assert "could not be verified" not in summary_line(Report((), (held,)))
+    outage = Finding("arxiv-unverified", Severity.WARNING, "arxiv:1", Source("a", 2), "m")
+    assert "(1 could not be verified)" in summary_line(Report((), (held, outage)))

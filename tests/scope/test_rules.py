@@ -138,13 +138,62 @@ def test_yaml_tags_are_refused() -> None:
 def test_a_rule_can_be_made_to_exclude_in_yaml() -> None:
     paper = PaperText("Agents", "Intro. We cut GPU memory for agents.")
     strict = MINIMAL.replace("kind: exclusion", "kind: exclusion\n    verdict: exclude")
-    strict = strict.replace(
-        "patterns: [gpu memory]", "patterns: [gpu memory]\n    severity: warning"
-    )
+    # Not hard: the list's rule makes a likely exclude, a review for a maintainer.
     d = decide(paper, parse_rules(strict))
-    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-exclude" and d.severity == "warning"
-    assert d.rules == ("gpu-words",)
+    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-review" and d.severity == "warning"
+    assert d.rules == ("gpu-words",) and d.reason.startswith("likely exclude: gpu-words; ")
     assert [q.text for q in d.quotes] == ["We cut GPU memory for agents."]
+    # Hard: the list's own hard rule, proven by the quote, is an error.
+    hard = strict.replace("patterns: [gpu memory]", "patterns: [gpu memory]\n    hard: true")
+    d = decide(paper, parse_rules(hard))
+    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-exclude" and d.severity == "error"
+    assert d.rules == ("gpu-words",) and "likely" not in d.reason
+    assert [q.text for q in d.quotes] == ["We cut GPU memory for agents."]
+    # ... at its own severity when it says one.
+    softer = hard.replace("hard: true", "hard: true\n    severity: warning")
+    d = decide(paper, parse_rules(softer))
+    assert d.code == "scope-exclude" and d.severity == "warning"
+
+
+def test_only_a_hard_gate_excludes_with_an_error() -> None:
+    """The gate's exclusion is an error only where the policy marks it hard."""
+    paper = PaperText("Agents that plan", "We plan with agents.")
+    soft = decide(paper, parse_rules(MINIMAL))
+    assert soft.verdict is Verdict.EXCLUDE
+    assert (soft.code, soft.severity) == ("scope-review", "warning")
+    assert soft.reason.startswith("likely exclude: gate; no standalone memory/memories")
+    words = "patterns: [memory, memories]"
+    hard_gate = MINIMAL.replace(words, words + "\n    hard: true")
+    hard = decide(paper, parse_rules(hard_gate))
+    assert (hard.code, hard.severity) == ("scope-exclude", "error")
+    assert hard.reason.startswith("no standalone memory/memories")
+
+
+GPU = "patterns: [gpu memory]"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # A class the signals read (not a rule that excludes on its own) is never hard.
+        ((GPU, GPU + "\n    hard: true"), "takes `hard`"),
+        (("patterns: [agent*]", "patterns: [agent*]\n    hard: true"), "takes `hard`"),
+        ((GPU, GPU + "\n    hard: yes please"), "true or false"),
+        # An error only from a hard rule: a review rule cannot be made to fail the check.
+        ((GPU, GPU + "\n    severity: error"), "only a hard rule"),
+    ],
+)
+def test_hard_and_error_are_refused_where_the_policy_states_no_hard_rule(
+    change: tuple[str, str], message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_rules(MINIMAL.replace(*change), "rules/scope.yaml")
+
+
+def test_the_shipped_policy_has_one_hard_rule_its_memory_gate() -> None:
+    rules = load_rules(RULES)
+    assert rules.gate.hard
+    assert [r.id for r in rules.rules if r.hard] == []
 
 
 @pytest.mark.parametrize(
@@ -160,3 +209,31 @@ def test_malformed_records_section(records: str, message: str) -> None:
     with pytest.raises(InputError, match=message) as info:
         parse_rules(MINIMAL + records + "\n", "rules/scope.yaml")
     assert info.value.line >= 15
+
+
+def test_a_hard_rule_proven_by_its_quote_is_not_the_scorers_to_veto(tmp_path: Path) -> None:
+    """The list's own hard rule excludes on its quote even where the scorer leans to include
+    (a rule that is not hard steps aside then, as before)."""
+    import shutil
+
+    shutil.copytree(RULES.parent, tmp_path / "rules")
+    paper = PaperText(
+        "MemoryBank: Enhancing Large Language Models with Long-Term Memory",
+        "We propose MemoryBank, a long-term memory mechanism for large language model agents. "
+        "It lets the agent recall relevant memories and update them over time.",
+    )
+    assert decide(paper, load_rules(tmp_path / "rules" / "scope.yaml")).verdict is Verdict.INCLUDE
+    rule = (
+        "  - id: no-memorybank\n    kind: exclusion\n    verdict: exclude\n{hard}"
+        "    description: {{en: a banned name, zh: 禁用的名称}}\n    patterns: [memorybank]\n"
+    )
+    text = RULES.read_text(encoding="utf-8")
+    for hard, verdict, code in (
+        ("    hard: true\n", Verdict.EXCLUDE, "scope-exclude"),
+        ("", Verdict.INCLUDE, None),
+    ):
+        edited = text.replace("\nrules:\n", "\nrules:\n" + rule.format(hard=hard), 1)
+        (tmp_path / "rules" / "scope.yaml").write_text(edited, encoding="utf-8")
+        d = decide(paper, load_rules(tmp_path / "rules" / "scope.yaml"))
+        assert d.rules[0] == "no-memorybank" if code else "no-memorybank" not in d.rules
+        assert (d.verdict, d.code) == (verdict, code)

@@ -63,10 +63,10 @@ def test_the_scorer_never_decides_before_the_gate_or_without_metadata() -> None:
 
 
 def test_explain_shows_how_the_signals_combined() -> None:
-    en = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=TOY))
+    en = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=TOY), verbose=True)
     assert "P(include) = logistic(+0.00 +3.00) = 0.953" in en
     assert "- memory-lm-sense: 1.00 x +3.00 = +3.00 [title 0-54]" in en
-    zh = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=TOY), lang="zh")
+    zh = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=TOY), lang="zh", verbose=True)
     assert "收录概率 = logistic(+0.00 +3.00) = 0.953" in zh
     assert "not used: no scorer beside the rules" in explain("arxiv:2610.00001", PAPER, BARE)
 
@@ -95,13 +95,13 @@ def test_the_signal_view_alone_can_veto_an_exclusion() -> None:
 
 
 def test_explain_shows_both_views_and_the_heaviest_words() -> None:
-    en = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=BOTH))
+    en = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=BOTH), verbose=True)
     assert "P(include) = logistic(-0.20 +1.00 x logit(0.953) +0.50 x logit(" in en
     assert "signal view P = logistic(+0.00 +3.00) = 0.953" in en
     assert "Lexical view P = " in en and "bias -1.00" in en
     assert '- "conversational agents": ' in en and "x +30.00 = " in en
     assert '= +3.65 [abstract 41-77] "We propose a memory writer for them."' in en
-    zh = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=BOTH), lang="zh")
+    zh = explain("arxiv:2610.00001", PAPER, replace(BARE, scorer=BOTH), lang="zh", verbose=True)
     assert "词汇视角概率 = " in zh and "信号视角概率 = " in zh
 
 

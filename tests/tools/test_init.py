@@ -50,6 +50,17 @@ def test_writes_workflows_pinned_and_starter_rules(
     assert f"Next, in {repo}: run the check" in out
     assert "\n  curator check\n" in out
     assert "\n  git add .github/workflows rules && git commit" in out
+    # The old name of the preset: init says whose policy it is.
+    assert "IAAR-Shanghai/Awesome-AI-Memory's screening policy (2026-10-09)" in out
+
+
+def test_init_without_a_preset_says_the_list_gets_no_scope_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = readme_list(tmp_path / "list")
+    assert main(["init", str(repo), "--ref", SHA]) == 0
+    out = capsys.readouterr().out
+    assert "no hard gate and no scope errors" in out and "IAAR" not in out
 
 
 def test_the_pull_request_workflow_runs_only_for_the_lists_files(tmp_path: Path) -> None:

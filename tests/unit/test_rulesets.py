@@ -52,14 +52,17 @@ def test_defaults_without_rules_and_scope_only_by_preset(repo: Path) -> None:
     """No rules/: link and repository rules are the shipped defaults, scope is absent."""
     rules = load_rules(options(repo))
     assert {"links", "projects"} <= set(rules) and "scope" not in rules
-    preset = load_rules(options(repo, scope_preset="llm-memory"))["scope"]
-    assert preset.path == "scope preset llm-memory" and preset.gate.id == "gate-memory-word"
+    preset = load_rules(options(repo, scope_preset="iaar-ai-memory"))["scope"]
+    assert preset.path == "scope preset iaar-ai-memory" and preset.gate.id == "gate-memory-word"
     assert preset.scorer is not None  # the preset's learned scorer ships beside it
+    # The old name is an alias of the same policy.
+    alias = load_rules(options(repo, scope_preset="llm-memory"))["scope"]
+    assert alias.path == "scope preset iaar-ai-memory" and alias.gate.hard
 
 
 def test_the_preset_is_this_lists_policy() -> None:
-    """The shipped llm-memory preset is this repository's rules/scope.yaml, word for word."""
-    shipped = (ROOT / "curator" / "presets" / "llm-memory.yaml").read_text(encoding="utf-8")
+    """The shipped iaar-ai-memory preset is this repository's rules/scope.yaml, word for word."""
+    shipped = (ROOT / "curator" / "presets" / "iaar-ai-memory.yaml").read_text(encoding="utf-8")
     assert shipped == (ROOT / "rules" / "scope.yaml").read_text(encoding="utf-8")
     scorer = ROOT / "curator" / "presets" / "scope-scorer.json"
     assert scorer.read_bytes() == (ROOT / "rules" / "scope-scorer.json").read_bytes()
@@ -84,7 +87,7 @@ def test_report_says_scope_not_checked(repo: Path, capsys: pytest.CaptureFixture
     chosen = run_json(["lists/a/data", "--rules", "mine"], capsys)
     assert not any("scope not checked" in str(n) for n in chosen["notes"])  # type: ignore[attr-defined]
     assert main(["check", "lists/a/data", "--scope-preset", "nope"]) == 2
-    assert "--scope-preset takes llm-memory" in capsys.readouterr().err
+    assert "--scope-preset takes iaar-ai-memory, llm-memory" in capsys.readouterr().err
 
 
 def test_audit_takes_check_options(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
