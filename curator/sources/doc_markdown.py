@@ -44,6 +44,8 @@ class MdScan:
     #: Reference definitions: (label, first line, last line); a definition hidden by an
     #: earlier one of the same label has the label "".
     definitions: list[tuple[str, int, int]] = field(default_factory=list)
+    #: markdown-it's tokens, for the walk of link targets and anchors (`doc_targets`).
+    tokens: list[Token] = field(default_factory=list)
 
 
 def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
@@ -333,7 +335,7 @@ def scan_markdown(text: str, inlines: InlineParses | None = None) -> MdScan:
     """Walk the token stream once and sort what it holds into an MdScan (`inlines`: the
     run's inline parses, used and added to)."""
     tokens, env = parse(text, inlines)
-    scan = MdScan(definitions=definitions(env))
+    scan = MdScan(definitions=definitions(env), tokens=tokens)
     state = _State()
     for i, tok in enumerate(tokens):
         kind = tok.type

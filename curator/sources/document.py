@@ -28,9 +28,12 @@ from curator.normalize import (
     link_for,
     url_subject,
 )
+from curator.sources.doc_badges import with_badges
 from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
+from curator.sources.doc_local import LocalCheck, repository_of
 from curator.sources.doc_markdown import InlineParses, MdScan, scan_markdown
+from curator.sources.doc_targets import Targets, walk
 from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
 from curator.sources.interface import Loaded, Reference
@@ -65,6 +68,7 @@ class _Reader:
     sections: list[tuple[int, str]]
     own_repo: str | None = None
     entries: list[Entry] = field(default_factory=list)
+    targets: Targets = field(default_factory=Targets)
     findings: list[Finding] = field(default_factory=list)
 
     def section_at(self, line: int) -> str:
@@ -107,16 +111,21 @@ class DocumentSource:
         display = display_path(path)
         text = read_text(path, display)
         with bulk_build():
-            return self.read(text, display)
+            return self.read(text, display, path)
 
-    def read(self, text: str, display: str) -> Loaded:
-        """`load` for a document's text (`display`: its name in entries and findings)."""
+    def read(self, text: str, display: str, path: Path | None = None) -> Loaded:
+        """`load` for a document's text (`display`: its name in entries and findings;
+        `path`: where it lies, whose repository its local links are checked against)."""
         scan, units, reader = self._units(text, display)
         bad_arxiv_links(reader, units)
+        root = repository_of(path) if path is not None else None
+        local = LocalCheck(display, self.context, reader.targets, path, root)
+        reader.findings += local.run()
         entries = sorted(reader.entries, key=lambda e: e.source.line)
         findings = sorted(reader.findings, key=lambda f: (f.source.line, f.code))
         unread, notes = reading_check(reader, text, entries)
         findings += unread
+        notes += local.notes
         git = git_lines(text)
         entries, findings = as_git_lines(git, entries, findings)
         refs = references(display, scan.definitions, units, git)
@@ -140,6 +149,8 @@ class DocumentSource:
         own = own_repository(text, [u for u in units if u.line < header_end])
         reader = _Reader(display, self.context, sections, own)
         read_units(reader, units)
+        reader.targets = walk(scan.tokens, scan.html)
+        reader.entries = with_badges(reader.entries, reader.targets)
         return scan, units, reader
 
 
