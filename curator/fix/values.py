@@ -1,10 +1,11 @@
 """What a finding asks to change in its entry (`Want`), and whether the new value is safe.
 
 Pure. A finding with one safe answer becomes one `Want`: the entry's title, its date, the
-repository of its GitHub links, the target of a permanently redirected link, the form of
-an arXiv link, or (only with `--unsafe`) the arXiv ID of its links. The new value comes from
-a service, so it is checked here before any format writes it: a title with control, bidi or
-TeX characters, or that would read as a link; a URL with spaces, quotes or brackets; none of
+repository of its GitHub links (and of the badges beside them), the target of a permanently
+redirected link, the form of an arXiv link, a badge's URL drawing the entry's repository,
+or (only with `--unsafe`) the arXiv ID of its links. The new value comes from a service, so
+it is checked here before any format writes it: a title with control, bidi or TeX
+characters, or that would read as a link; a URL with spaces, quotes or brackets; none of
 these is ever written.
 """
 
@@ -15,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from curator.badges import renamed_badge
 from curator.checks.titles import same_paper
 from curator.model import Entry, Finding
 from curator.normalize import arxiv_id_in_url, github_repo, parse_arxiv_id, subject_for_url
@@ -27,7 +29,7 @@ class Change(StrEnum):
     DATE = "date"  # the entry's date, in its own written form
     REPO = "repo"  # owner/name in the GitHub links of one repository
     URL = "url"  # the whole of every link to one subject (a permanent redirect's target)
-    FORM = "form"  # one arXiv link as written, in the form the list asks for
+    FORM = "form"  # one link as written: an arXiv link in the list's form, a badge's URL
     ARXIV_ID = "arxiv-id"  # one arXiv ID, wherever the entry writes it (--unsafe only)
 
 
@@ -55,6 +57,8 @@ FIXABLE = frozenset(
         "repo-moved",
         "link-redirect",
         "arxiv-link-form",
+        "badge-mismatch",
+        "anchor-missing",
     }
 )
 #: A suggestion naming an arXiv ID (the title search's answer for a wrong ID).
@@ -84,7 +88,9 @@ def want_of(finding: Finding, entry: Entry) -> Want | None:
         return Want(Change.REPO, f"{repo[0]}/{repo[1]}") if repo else None
     if code == "link-redirect" and safe_url(suggestion):
         return Want(Change.URL, suggestion)
-    if code == "arxiv-link-form" and safe_url(suggestion) and finding.evidence:
+    if code in {"arxiv-link-form", "badge-mismatch"} and safe_url(suggestion) and finding.evidence:
+        # One link or badge URL as written, replaced whole (the badge drawing the link's
+        # repository: the entry's identity is its link, not the picture beside it).
         return Want(Change.FORM, suggestion, old=finding.evidence)
     return None
 
@@ -123,7 +129,8 @@ def rewrite_url(want: Want, url: str, subject: str) -> str | None:
     """`url` (a link as written, about `subject`) as `want` makes it; None when it is not
     one of the links `want` changes."""
     if want.change is Change.REPO:
-        return _moved_repo(url, subject, want.new)
+        # The moved repository's links, and the badges beside them that draw it.
+        return _moved_repo(url, subject, want.new) or renamed_badge(url, subject, want.new)
     if want.change is Change.URL:
         if subject_for_url(url) != subject:
             return None

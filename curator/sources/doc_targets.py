@@ -78,7 +78,7 @@ def slugs(texts: Iterable[str]) -> set[str]:
         if variants[0] != text:
             variants.append(text)
         for n, variant in enumerate(variants):
-            base = slug(variant.strip())
+            base = slug(variant)
             if n:
                 out.add(base)
                 continue
