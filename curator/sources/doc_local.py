@@ -7,9 +7,11 @@ Offline, no request. `#fragment` must name a heading or an explicit anchor of th
 The repository is the git work tree holding the document (the nearest folder above it with
 `.git`): in a pull-request run, the head revision as checked out. A document outside any
 work tree (an excerpt on its own) has no files to compare with, so its local links are not
-checked (its anchors are). Nor are those of a document none of whose local links is there
-(a copy of a list kept in another repository, a test fixture): its own tree is not present,
-and a note says so instead of a finding per link.
+checked (its anchors are). Nor are those of a document below the top of its tree none of
+whose local links is there (a copy of a list kept in another repository, a test fixture):
+its own tree is not present, and a note says so instead of a finding per link. A document
+at the top of its tree (a list's README) is its repository's own: every missing file of it
+is reported.
 
 The tree is a trust boundary: a path is resolved lexically first; one that climbs above the
 top (`../../issues`, GitHub's links to the repository's own pages) is not a file of the tree
@@ -76,7 +78,7 @@ class LocalCheck:
                 self.fragment(target, target.url[1:], own, "")
             elif not _SCHEME.match(target.url) and not target.url.startswith("//"):
                 self.local(target)
-        if self.present:
+        if self.present or (self.path is not None and self.path.resolve().parent == self.root):
             self.findings += self.missing
         elif self.missing:
             count = len({f.subject for f in self.missing})

@@ -53,8 +53,8 @@ See [kept](#kept), [html](#html-heading), [top](#top), [intro again](#Intro).
 
 
 def repo(tmp_path: Path, text: str = LIST) -> Path:
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "assets").mkdir()
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    (tmp_path / "assets").mkdir(exist_ok=True)
     (tmp_path / "assets" / "logo.png").write_bytes(b"png")
     (tmp_path / "other.md").write_text("# Other\n\n## Set up\n", encoding="utf-8")
     (tmp_path / "README.md").write_text(text, encoding="utf-8")
@@ -112,10 +112,17 @@ def test_a_symbolic_link_out_of_the_tree_is_reported_not_read(tmp_path: Path) ->
 
 def test_a_copy_outside_its_repository_has_no_file_findings(tmp_path: Path) -> None:
     # Every local link missing: the document's own tree is not there (a copy, an excerpt).
-    path = repo(tmp_path, "# L\n\n![a](assets/missing.png) [b](docs/x.md)\n")
-    loaded = DocumentSource().load(path)
+    text = "# L\n\n![a](assets/missing.png) [b](docs/x.md)\n"
+    repo(tmp_path)
+    (tmp_path / "copies").mkdir()
+    copy = tmp_path / "copies" / "list.md"
+    copy.write_text(text, encoding="utf-8")
+    loaded = DocumentSource().load(copy)
     assert [f for f in loaded.findings if f.code == "file-missing"] == []
     assert any("2 local link(s) not checked" in n for n in loaded.notes)
+    # The same text as the README at the top of the tree: the list's own, every one reported.
+    top = repo(tmp_path, text)
+    assert [f.source.line for f in findings(top, "file-missing")] == [3, 3]
     alone = tmp_path / "alone"
     alone.mkdir()
     # No work tree at all above a document in /tmp: nothing to compare with.
