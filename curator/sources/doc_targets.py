@@ -7,10 +7,10 @@ beside the link it describes); every heading's text (Markdown ATX and setext, HT
 to `<h6>`) in document order; and every explicit anchor (`id=` on any element, `name=` on
 `<a>`). Code spans and blocks are not links; HTML comments never reach the walk.
 
-GitHub's heading anchors (`slugs`) are github-slugger's rules, which GitHub's own renderer
-follows: lower case; every character that is not a letter, mark, number, connector (`_`),
-hyphen or space dropped (punctuation, symbols, emoji); each space a hyphen; a repeated slug
-gets `-1`, `-2`, … in document order.
+GitHub's heading anchors (`slugs`) follow GitHub's own renderer (Ruby's `[^\\p{Word}\\- ]`
+removed; github-slugger does the same): lower case; every character that is not a letter,
+mark, decimal or letter number, connector (`_`), hyphen or space dropped (punctuation,
+symbols, emoji); each space a hyphen; a repeated slug gets `-1`, `-2`, … in document order.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from curator.sources.html_tokens import Tag, Text, tokens
 
 # GitHub renders `:rocket:` shortcodes as emoji, which the slug drops.
 _SHORTCODE = re.compile(r":[a-z0-9_+-]+:")
+_VARIATION = re.compile("[\ufe00-\ufe0f]")
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _GROUPS = {"td", "th", "li", "p", "tr"}
 
@@ -64,7 +65,10 @@ def slug(text: str) -> str:
 
 
 def _word(ch: str) -> bool:
-    return unicodedata.category(ch)[0] in "LMN" or unicodedata.category(ch) == "Pc"
+    """Ruby's `\\p{Word}`, which GitHub keeps: letters, marks, decimal and letter numbers,
+    connectors (`_`); not other numbers (`²`, `①`)."""
+    category = unicodedata.category(ch)
+    return category[0] in "LM" or category in {"Nd", "Nl", "Pc"}
 
 
 def slugs(texts: Iterable[str]) -> set[str]:
@@ -88,6 +92,9 @@ def slugs(texts: Iterable[str]) -> set[str]:
                 value = f"{base}-{seen[base]}"
             seen[value] = 0
             out.add(value)
+            # An emoji's variation selector (a mark, so kept) is invisible in a link as
+            # written: the anchor without it is accepted too, never a false finding.
+            out.add(_VARIATION.sub("", value))
     return out
 
 

@@ -33,6 +33,7 @@ from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
 from curator.sources.doc_local import LocalCheck, repository_of
 from curator.sources.doc_markdown import InlineParses, MdScan, scan_markdown
+from curator.sources.doc_rows import HiddenRow, hidden_rows
 from curator.sources.doc_targets import Targets, walk
 from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
@@ -69,6 +70,7 @@ class _Reader:
     own_repo: str | None = None
     entries: list[Entry] = field(default_factory=list)
     targets: Targets = field(default_factory=Targets)
+    hidden: list[HiddenRow] = field(default_factory=list)  # rows GitHub shows in part
     findings: list[Finding] = field(default_factory=list)
 
     def section_at(self, line: int) -> str:
@@ -79,6 +81,10 @@ class _Reader:
     def place(self, line: int) -> Place:
         """Where a unit at `line` stands."""
         return Place(self.file, self.section_at(line), self.own_repo)
+
+    def held_at(self, line: int) -> set[str]:
+        """The subjects the entries read so far hold on `line`."""
+        return {s for e in self.entries if e.source.line == line for s in e.subjects()}
 
     def invalid(self, subject: str, line: int, problems: list[str], what: str) -> None:
         """One `entry-invalid` finding listing every problem of one row."""
@@ -121,13 +127,18 @@ class DocumentSource:
         root = repository_of(path) if path is not None else None
         local = LocalCheck(display, self.context, reader.targets, path, root)
         reader.findings += local.run()
+        reader.findings += [
+            self.context.finding("document-unread", display, Source(display, row.line),
+                                 row.message(), evidence="; ".join(row.links))
+            for row in reader.hidden
+        ]  # fmt: skip
         entries = sorted(reader.entries, key=lambda e: e.source.line)
         findings = sorted(reader.findings, key=lambda f: (f.source.line, f.code))
         unread, notes = reading_check(reader, text, entries)
-        findings += unread
         notes += local.notes
         git = git_lines(text)
         entries, findings = as_git_lines(git, entries, findings)
+        findings += unread  # the reading check counts lines as git does already
         refs = references(display, scan.definitions, units, git)
         return Loaded(tuple(entries), tuple(findings), (display,), tuple(notes), refs)
 
@@ -149,9 +160,16 @@ class DocumentSource:
         own = own_repository(text, [u for u in units if u.line < header_end])
         reader = _Reader(display, self.context, sections, own)
         read_units(reader, units)
+        reader.hidden = hidden_rows(text, units, reader.place, _units_of, reader.held_at)
+        reader.entries += [e for row in reader.hidden for e in row.entries]
         reader.targets = walk(scan.tokens, scan.html)
         reader.entries = with_badges(reader.entries, reader.targets)
         return scan, units, reader
+
+
+def _units_of(text: str) -> list[Unit]:
+    """The units of a piece of Markdown (a row's hidden cells)."""
+    return scan_markdown(text).units
 
 
 def git_lines(text: str) -> list[int] | None:
@@ -177,13 +195,9 @@ def as_git_lines(
     def moved(source: Source) -> Source:
         return Source(source.file, git[min(source.line, len(git) - 1)])
 
-    # The reading check counts lines as git does already; everything else is remapped.
     return (
         [replace(e, source=moved(e.source)) for e in entries],
-        [
-            f if f.code == "document-unread" else replace(f, source=moved(f.source))
-            for f in findings
-        ],
+        [replace(f, source=moved(f.source)) for f in findings],
     )
 
 
