@@ -15,8 +15,9 @@ import re
 from curator.fix.model import Edit, line_starts
 from curator.model import Finding
 
-# What a GitHub heading anchor is made of: word characters (any script) and hyphens.
-_SLUG = re.compile(r"[\w-]+")
+# What a GitHub heading anchor is made of: word characters (any script) and hyphens, and
+# percent-encoded bytes (an emoji's invisible variation selector is written `%EF%B8%8F`).
+_SLUG = re.compile(r"(?:[\w-]|%[0-9A-Fa-f]{2})+")
 
 
 def anchor_edits(

@@ -26,11 +26,11 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from curator.context import CheckContext
 from curator.model import Finding, Source
-from curator.sources.doc_targets import Target, Targets, walk
+from curator.sources.doc_targets import Anchors, Target, Targets, walk
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 # Fragments every page answers: the top (HTML), GitHub's readme container.
@@ -64,7 +64,7 @@ class LocalCheck:
     notes: list[str] = field(default_factory=list)
     missing: list[Finding] = field(default_factory=list)  # until one local link is found
     present: int = 0  # local links that name a file of the tree
-    _linked: dict[Path, set[str] | None] = field(default_factory=dict)
+    _linked: dict[Path, Anchors | None] = field(default_factory=dict)
 
     def run(self) -> list[Finding]:
         """Every finding, in line order."""
@@ -88,12 +88,12 @@ class LocalCheck:
             )
         return sorted(self.findings, key=lambda f: f.source.line)
 
-    def fragment(self, target: Target, written: str, anchors: set[str], where: str) -> None:
+    def fragment(self, target: Target, written: str, anchors: Anchors, where: str) -> None:
         """`anchor-missing` when `written` (a fragment as written) names no anchor."""
         wanted = unquote(written).lower().removeprefix(_PREFIX)
         if wanted in _ALWAYS or wanted in anchors:
             return
-        near = closest(wanted, anchors)
+        near = _encoded(closest(wanted, anchors.own))
         place = f" in {where}" if where else ""
         message = f"#{written} names no heading or anchor{place}"
         self.findings.append(
@@ -156,14 +156,14 @@ class LocalCheck:
                 return "names no file in the repository", None
         return "", here
 
-    def linked(self, path: Path) -> set[str] | None:
+    def linked(self, path: Path) -> Anchors | None:
         """The anchors of another Markdown file of the tree (None: too large or unreadable)."""
         if path not in self._linked:
             self._linked[path] = _anchors_of(path)
         return self._linked[path]
 
 
-def _anchors_of(path: Path) -> set[str] | None:
+def _anchors_of(path: Path) -> Anchors | None:
     from curator.sources.doc_markdown import parse
 
     try:
@@ -175,6 +175,11 @@ def _anchors_of(path: Path) -> set[str] | None:
     toks, _ = parse(text)
     html = [(t.map[0] + 1 if t.map else 1, t.content) for t in toks if t.type == "html_block"]
     return walk(toks, html).anchors()
+
+
+def _encoded(anchor: str) -> str:
+    """An anchor as a link writes it: an invisible variation selector percent-encoded."""
+    return re.sub("[\ufe00-\ufe0f]", lambda m: quote(m.group(0)), anchor)
 
 
 def _loose(text: str) -> str:

@@ -50,12 +50,23 @@ class Targets:
     headings: list[tuple[int, str]] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)
 
-    def anchors(self) -> set[str]:
-        """Every fragment the rendered document answers, lower-cased (GitHub's own anchors
-        and the explicit ones)."""
-        found = {i.lower() for i in self.ids}
-        found.update(slugs(text for _, text in sorted(self.headings, key=lambda h: h[0])))
-        return found
+    def anchors(self) -> Anchors:
+        """Every fragment the rendered document answers, lower-cased: GitHub's own anchors
+        and the explicit ones, and the aliases accepted beside them (`slugs`)."""
+        own, aliases = slugs(text for _, text in sorted(self.headings, key=lambda h: h[0]))
+        return Anchors(own | {i.lower() for i in self.ids}, aliases)
+
+
+@dataclass(frozen=True)
+class Anchors:
+    """The anchors of one document: its own (what a suggestion may name), and aliases a
+    link may use without a finding."""
+
+    own: set[str]
+    aliases: set[str]
+
+    def __contains__(self, fragment: object) -> bool:
+        return fragment in self.own or fragment in self.aliases
 
 
 def slug(text: str) -> str:
@@ -71,12 +82,15 @@ def _word(ch: str) -> bool:
     return category[0] in "LM" or category in {"Nd", "Nl", "Pc"}
 
 
-def slugs(texts: Iterable[str]) -> set[str]:
-    """The anchors of headings in document order: github-slugger's numbering of repeats.
-    A heading with `:shortcodes:` also answers to the slug that keeps their words, so an
-    unknown shortcode (which GitHub shows as text) is never a false finding."""
+def slugs(texts: Iterable[str]) -> tuple[set[str], set[str]]:
+    """The anchors of headings in document order (github-slugger's numbering of repeats),
+    and their aliases: a heading with `:shortcodes:` also answers to the slug that keeps
+    their words, so an unknown shortcode (which GitHub shows as text) is never a false
+    finding; an anchor with an emoji's variation selector (a mark, so kept, and invisible
+    in a link as written) also answers without it."""
     seen: dict[str, int] = {}
     out: set[str] = set()
+    aliases: set[str] = set()
     for text in texts:
         variants = [_SHORTCODE.sub("", text)]
         if variants[0] != text:
@@ -84,7 +98,7 @@ def slugs(texts: Iterable[str]) -> set[str]:
         for n, variant in enumerate(variants):
             base = slug(variant)
             if n:
-                out.add(base)
+                aliases.add(base)
                 continue
             value = base
             while value in seen:
@@ -92,10 +106,8 @@ def slugs(texts: Iterable[str]) -> set[str]:
                 value = f"{base}-{seen[base]}"
             seen[value] = 0
             out.add(value)
-            # An emoji's variation selector (a mark, so kept) is invisible in a link as
-            # written: the anchor without it is accepted too, never a false finding.
-            out.add(_VARIATION.sub("", value))
-    return out
+            aliases.add(_VARIATION.sub("", value))
+    return out, aliases - out
 
 
 class _Walk:
