@@ -30,13 +30,15 @@ from urllib.parse import quote, unquote
 
 from curator.context import CheckContext
 from curator.model import Finding, Source
-from curator.sources.doc_targets import Anchors, Target, Targets, walk
+from curator.sources.doc_targets import Anchors, Target, Targets, loose, walk
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 # Fragments every page answers: the top (HTML), GitHub's readme container.
 _ALWAYS = {"", "top", "readme"}
 _PREFIX = "user-content-"
 _OUTSIDE = "is a symbolic link out of the repository"
+#: Comparisons of a broken anchor with an anchor one document may spend on suggestions.
+MAX_COMPARISONS = 10_000
 #: The largest linked Markdown file whose headings are read (larger ones: not checked).
 MAX_LINKED = 4_000_000
 _MARKDOWN = (".md", ".markdown")
@@ -64,6 +66,7 @@ class LocalCheck:
     notes: list[str] = field(default_factory=list)
     missing: list[Finding] = field(default_factory=list)  # until one local link is found
     present: int = 0  # local links that name a file of the tree
+    compared: int = 0  # comparisons spent on suggestions
     _linked: dict[Path, Anchors | None] = field(default_factory=dict)
 
     def run(self) -> list[Finding]:
@@ -93,7 +96,10 @@ class LocalCheck:
         wanted = unquote(written).lower().removeprefix(_PREFIX)
         if wanted in _ALWAYS or wanted in anchors:
             return
-        near = _encoded(closest(wanted, anchors.own))
+        # A suggestion compares with every anchor: a hostile document of thousands of
+        # broken links and headings gets suggestions for its first ones only (bounded cost).
+        self.compared += len(anchors.own)
+        near = _encoded(closest(wanted, anchors, self.compared <= MAX_COMPARISONS))
         place = f" in {where}" if where else ""
         message = f"#{written} names no heading or anchor{place}"
         self.findings.append(
@@ -182,24 +188,23 @@ def _encoded(anchor: str) -> str:
     return re.sub("[\ufe00-\ufe0f]", lambda m: quote(m.group(0)), anchor)
 
 
-def _loose(text: str) -> str:
-    return "".join(ch for ch in text if ch.isalnum())
-
-
-def closest(wanted: str, anchors: set[str]) -> str:
-    """The one anchor `wanted` clearly means, else "": the only one equal to it but for
-    punctuation, else the only one close to it by edit ratio (0.8 or more, and no second
-    within 0.05)."""
-    loose = _loose(wanted)
-    if not loose:
+def closest(wanted: str, anchors: Anchors, compare: bool = True) -> str:
+    """The one own anchor `wanted` clearly means, else "": the only one equal to it but for
+    punctuation, else (when `compare`) the only one close to it by edit ratio (0.8 or more,
+    and no second within 0.05)."""
+    letters = loose(wanted)
+    if not letters:
         return ""
-    same = [a for a in anchors if _loose(a) == loose]
-    if same:
+    same = anchors.by_loose.get(letters, [])
+    if same or not compare:
         return same[0] if len(same) == 1 else ""
-    scored = sorted(
-        ((difflib.SequenceMatcher(None, loose, _loose(a)).ratio(), a) for a in anchors),
-        reverse=True,
-    )
+    scored: list[tuple[float, str]] = []
+    matcher = difflib.SequenceMatcher(None, b=letters)  # b is the side difflib indexes once
+    for key, found in anchors.by_loose.items():
+        matcher.set_seq1(key)
+        if matcher.real_quick_ratio() >= 0.75 and matcher.quick_ratio() >= 0.75:
+            scored += [(matcher.ratio(), a) for a in found]
+    scored.sort(reverse=True)
     if not scored or scored[0][0] < 0.8:
         return ""
     if len(scored) > 1 and scored[1][0] >= scored[0][0] - 0.05:

@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from markdown_it.token import Token
 
@@ -65,8 +66,21 @@ class Anchors:
     own: set[str]
     aliases: set[str]
 
+    @cached_property
+    def by_loose(self) -> dict[str, list[str]]:
+        """The own anchors by their letters and digits alone (how a suggestion is found)."""
+        out: dict[str, list[str]] = {}
+        for anchor in sorted(self.own):
+            out.setdefault(loose(anchor), []).append(anchor)
+        return out
+
     def __contains__(self, fragment: object) -> bool:
         return fragment in self.own or fragment in self.aliases
+
+
+def loose(text: str) -> str:
+    """Only the letters and digits of `text`."""
+    return "".join(ch for ch in text if ch.isalnum())
 
 
 def slug(text: str) -> str:

@@ -71,6 +71,7 @@ class _Reader:
     entries: list[Entry] = field(default_factory=list)
     targets: Targets = field(default_factory=Targets)
     hidden: list[HiddenRow] = field(default_factory=list)  # rows GitHub shows in part
+    held: dict[int, set[str]] | None = None  # subjects by line, once hidden rows ask
     findings: list[Finding] = field(default_factory=list)
 
     def section_at(self, line: int) -> str:
@@ -83,8 +84,13 @@ class _Reader:
         return Place(self.file, self.section_at(line), self.own_repo)
 
     def held_at(self, line: int) -> set[str]:
-        """The subjects the entries read so far hold on `line`."""
-        return {s for e in self.entries if e.source.line == line for s in e.subjects()}
+        """The subjects the entries read so far hold on `line` (the set itself: what is
+        added to it stays held)."""
+        if self.held is None:
+            self.held = {}
+            for entry in self.entries:
+                self.held.setdefault(entry.source.line, set()).update(entry.subjects())
+        return self.held.setdefault(line, set())
 
     def invalid(self, subject: str, line: int, problems: list[str], what: str) -> None:
         """One `entry-invalid` finding listing every problem of one row."""
@@ -153,6 +159,8 @@ class DocumentSource:
     def _units(self, text: str, display: str) -> tuple[MdScan, list[Unit], _Reader]:
         """The Markdown scan, the units in line order, and the reader that made their entries."""
         scan = scan_markdown(text, self.inlines)
+        targets = walk(scan.tokens, scan.html)
+        scan.tokens = []  # the tokens are read: not kept while the units are built
         html = parse_fragments(scan.html)
         sections = section_table(qualified(scan.headings, scan.levels), html.marks)
         units = sorted(scan.units + html.units, key=lambda u: u.line)
@@ -162,8 +170,8 @@ class DocumentSource:
         read_units(reader, units)
         reader.hidden = hidden_rows(text, units, reader.place, _units_of, reader.held_at)
         reader.entries += [e for row in reader.hidden for e in row.entries]
-        reader.targets = walk(scan.tokens, scan.html)
-        reader.entries = with_badges(reader.entries, reader.targets)
+        reader.targets = targets
+        reader.entries = with_badges(reader.entries, targets)
         return scan, units, reader
 
 

@@ -4,6 +4,7 @@ doc_badges, checks/badges), and their fixes: no request is made for any of them.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -15,9 +16,9 @@ from curator.context import CheckContext
 from curator.fix.plan import plan_fixes
 from curator.model import EntryResult, Finding, Report
 from curator.resolvers.interface import Found, Moved
-from curator.sources.doc_local import closest
+from curator.sources.doc_local import MAX_COMPARISONS, closest
 from curator.sources.doc_markdown import parse
-from curator.sources.doc_targets import slug, slugs, walk
+from curator.sources.doc_targets import Anchors, slug, slugs, walk
 from curator.sources.document import DocumentSource
 from tests.conftest import SAMPLES
 
@@ -139,11 +140,13 @@ def repo_free_findings(_: Path, folder: Path) -> list[Finding]:
 
 
 def test_closest_anchor_only_when_clearly_meant() -> None:
-    assert closest("products-and-projects", {"products--projects", "papers"}) == (
+    assert closest("products-and-projects", Anchors({"products--projects", "papers"}, set())) == (
         "products--projects"
     )
-    assert closest("memory", {"memory-1", "memory-2"}) == ""  # two as close: no guess
-    assert closest("zzz", {"papers"}) == ""
+    two = Anchors({"memory-1", "memory-2"}, set())
+    assert closest("memory", two) == ""  # two as close: no guess
+    assert closest("zzz", Anchors({"papers"}, set())) == ""
+    assert closest("papers", Anchors({"pa-pers"}, set()), compare=False) == "pa-pers"
 
 
 def test_badges_name_their_repository() -> None:
@@ -211,3 +214,16 @@ def test_samples_have_no_broken_anchor(name: str) -> None:
     inpage = [t for t in found.targets if t.url.startswith("#")]
     anchors = found.anchors()
     assert [t.url for t in inpage if unquote(t.url[1:]).lower() not in anchors] == []
+
+
+def test_thousands_of_broken_anchors_cost_a_bounded_time(tmp_path: Path) -> None:
+    # Each suggestion compares with every heading: only the first ones within the budget.
+    heads = "".join(f"## Heading number {i} about things\n\n" for i in range(2000))
+    links = "".join(f"- [x](#heading-nmber-{i}-about-thing)\n" for i in range(2000))
+    doc = tmp_path / "many.md"
+    doc.write_text("# Many\n\n" + links + "\n" + heads, encoding="utf-8")
+    started = time.perf_counter()
+    got = findings(doc, "anchor-missing")
+    assert time.perf_counter() - started < 15  # unbounded: 4 million comparisons, minutes
+    assert len(got) == 2000
+    assert sum(bool(f.suggestion) for f in got) <= MAX_COMPARISONS // 2000
