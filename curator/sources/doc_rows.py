@@ -87,7 +87,10 @@ def hidden_rows(
         cells = cells_of(lines.at(unit.line))
         if len(cells) <= columns:
             continue
-        hidden = [u for c in cells[columns:] if c.strip() for u in read(c.strip())]
+        # One parse for the row: each hidden cell its own paragraph (a blank line apart),
+        # so a cell's links stay its own and a row of thousands of cells costs one parse.
+        texts = [c.strip() for c in cells[columns:] if c.strip()]
+        hidden = read("\n\n".join(texts)) if texts else []
         links = tuple(a.url for u in hidden for a in u.all_links())
         if links:
             made = _entries(hidden, unit, place(unit.line), held(unit.line))
