@@ -37,6 +37,8 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _ALWAYS = {"", "top", "readme"}
 _PREFIX = "user-content-"
 _OUTSIDE = "is a symbolic link out of the repository"
+_LOOP = "is a symbolic link that resolves to no file (a loop) or a name no file system holds"
+_MISSING = "names no file in the repository"
 #: Comparisons of a broken anchor with an anchor one document may spend on suggestions.
 MAX_COMPARISONS = 10_000
 #: The largest linked Markdown file whose headings are read (larger ones: not checked).
@@ -121,7 +123,9 @@ class LocalCheck:
         raw = unquote(written[0].split("?", 1)[0])
         if not raw:
             return
-        base = self.root if raw.startswith("/") else self.path.parent
+        base = self.root if raw.startswith("/") else self.path.resolve().parent
+        if "\x00" in raw:
+            return  # no file name holds a NUL: not a path (and no system call takes it)
         relative = os.path.normpath(os.path.join(os.path.relpath(base, self.root), raw.lstrip("/")))
         if relative == ".." or relative.startswith(".." + os.sep) or os.path.isabs(relative):
             return  # above the tree: a page of the repository on GitHub, not a file
@@ -136,7 +140,7 @@ class LocalCheck:
                 evidence=target.url,
             )
             # A link out of the tree is reported wherever the document stands.
-            out = self.findings if problem == _OUTSIDE else self.missing
+            out = self.findings if problem in {_OUTSIDE, _LOOP} else self.missing
             out.append(finding)
             return
         self.present += 1
@@ -151,15 +155,20 @@ class LocalCheck:
         assert self.root is not None
         top = self.root.resolve()
         here = top
-        for part in Path(relative).parts:
-            here = here / part
-            if here.is_symlink():
-                real = here.resolve()
-                if real != top and top not in real.parents:
-                    return _OUTSIDE, None
-                here = real
-            elif not here.exists():
-                return "names no file in the repository", None
+        try:
+            for part in Path(relative).parts:
+                here = here / part
+                if here.is_symlink():
+                    real = here.resolve(strict=True)
+                    if real != top and top not in real.parents:
+                        return _OUTSIDE, None
+                    here = real
+                elif not here.exists():
+                    return _MISSING, None
+        except FileNotFoundError:
+            return _MISSING, None  # a link inside the tree to nothing
+        except (OSError, RuntimeError):
+            return _LOOP, None  # a loop of links, a name too long: no file to be found
         return "", here
 
     def linked(self, path: Path) -> Anchors | None:

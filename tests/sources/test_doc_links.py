@@ -227,3 +227,17 @@ def test_thousands_of_broken_anchors_cost_a_bounded_time(tmp_path: Path) -> None
     assert time.perf_counter() - started < 15  # unbounded: 4 million comparisons, minutes
     assert len(got) == 2000
     assert sum(bool(f.suggestion) for f in got) <= MAX_COMPARISONS // 2000
+
+
+def test_hostile_paths_are_findings_or_nothing_never_errors(tmp_path: Path) -> None:
+    inner = tmp_path / "list"
+    inner.mkdir()
+    text = (
+        "# L\n\n![a](assets/logo.png)\n[loop](loop/x.png)\n[nul](a%00b.png)\n"
+        f"[long]({'a' * 5000}.png)\n[dangling](gone.md)\n[abs](/assets/logo.png)\n"
+    )
+    path = repo(inner, text)
+    os.symlink(inner / "loop", inner / "loop")
+    os.symlink(inner / "nowhere", inner / "gone.md")
+    got = {(f.source.line, f.subject.split("/")[0][:8]) for f in findings(path, "file-missing")}
+    assert got == {(4, "loop"), (6, "a" * 8), (7, "gone.md")}
