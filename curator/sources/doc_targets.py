@@ -30,6 +30,8 @@ _SHORTCODE = re.compile(r":[a-z0-9_+-]+:")
 _VARIATION = re.compile("[\ufe00-\ufe0f]")
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _GROUPS = {"td", "th", "li", "p", "tr"}
+#: The HTML elements whose tags the walk reads beyond an `id`.
+_READ = _HEADINGS | _GROUPS | {"a", "img", "source", "video", "audio"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,23 +207,32 @@ class _Walk:
             self.block(first, body)
 
     def block(self, first: int, body: str) -> None:
+        """One HTML block (`first`: its first line). Most tags of a list are none of those
+        read here (`strong`, `br`, `div`): they cost one set look-up and an `id` check."""
         group = (first, 0, 0)
         row = 0
         heading: list[str] | None = None
         heading_line = 0
         count = 0
+        ids = self.found.ids
         for tok in tokens(body):
-            line = first + tok.line - 1
-            if isinstance(tok, Text):
+            if tok.__class__ is Text:
                 if heading is not None:
                     heading.append(tok.text)
                 continue
-            if tok.name == "tr":
+            assert isinstance(tok, Tag)
+            name = tok.name
+            if name not in _READ:
+                if not tok.end and tok.attrs.get("id"):
+                    ids.add(tok.attrs["id"])
+                continue
+            line = first + tok.line - 1
+            if name == "tr":
                 row = 0 if tok.end else line
-            if tok.name in _GROUPS and not tok.end:
+            if name in _GROUPS and not tok.end:
                 count += 1
                 group = (line, count, row)
-            if tok.name in _HEADINGS:
+            if name in _HEADINGS:
                 if tok.end and heading is not None:
                     self.found.headings.append((heading_line, " ".join("".join(heading).split())))
                     heading = None
