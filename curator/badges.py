@@ -38,6 +38,12 @@ def _match(url: str) -> re.Match[str] | None:
     return _SHIELDS.match(url) or _STAR_HISTORY.match(url)
 
 
+def badge_repo(url: str) -> str | None:
+    """`owner/name` as the badge writes it, else None."""
+    m = _match(url.strip())
+    return f"{m['owner']}/{m['name']}" if m is not None else None
+
+
 def badge_subject(url: str) -> str | None:
     """`github:owner/name` (lower-case) of the repository a badge image draws, else None."""
     m = _match(url.strip())

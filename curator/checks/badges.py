@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from curator.badges import renamed_badge
+from curator.badges import badge_repo, renamed_badge
 from curator.context import CheckContext
 from curator.model import Entry, Finding, Source
 from curator.normalize import github_repo, github_subject
@@ -33,8 +33,8 @@ def check_badges(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContex
                 "badge-mismatch",
                 repo,
                 Source(entry.source.file, line),
-                f"a badge draws {named.removeprefix('github:')}, but the link beside it is "
-                f"{target}",
+                f"a badge draws {badge_repo(url) or named.removeprefix('github:')}, "
+                f"but the link beside it is {target}",
                 evidence=url,
                 suggestion=fixed or "",
             )

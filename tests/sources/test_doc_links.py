@@ -16,6 +16,7 @@ from curator.context import CheckContext
 from curator.fix.plan import plan_fixes
 from curator.model import EntryResult, Finding, Report
 from curator.resolvers.interface import Found, Moved
+from curator.sources.doc_badges import mismatches
 from curator.sources.doc_local import MAX_COMPARISONS, closest
 from curator.sources.doc_markdown import parse
 from curator.sources.doc_targets import Anchors, slug, slugs, walk
@@ -241,3 +242,24 @@ def test_hostile_paths_are_findings_or_nothing_never_errors(tmp_path: Path) -> N
     os.symlink(inner / "nowhere", inner / "gone.md")
     got = {(f.source.line, f.subject.split("/")[0][:8]) for f in findings(path, "file-missing")}
     assert got == {(4, "loop"), (6, "a" * 8), (7, "gone.md")}
+
+
+#: The badges of the five real lists that draw another repository than their link, checked
+#: by hand: four in Xnhyacinth's (a typo of the owner or name, or another implementation).
+REAL_MISMATCHES = {
+    "xnhyacinth-awesome-llm-long-context-modeling.README.md": [
+        (349, "github:devoallen/awesome-reasoning-economy-paper"),
+        (575, "github:kyegomez/blockwise-parallel-transformer"),
+        (938, "github:tgatech-eic/lacache"),
+        (3141, "github:longreasonarena/longreasonaren"),
+    ]
+}
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.md")))
+def test_samples_badges_mismatch_only_where_they_really_do(name: str) -> None:
+    text = (SAMPLES / name).read_text(encoding="utf-8")
+    toks, _ = parse(text)
+    html = [(t.map[0] + 1 if t.map else 1, t.content) for t in toks if t.type == "html_block"]
+    got = [(line, named) for named, _, line, _ in mismatches(walk(toks, html))]
+    assert sorted(got) == REAL_MISMATCHES.get(name, [])
