@@ -35,6 +35,8 @@ from curator.sources.doc_targets import Anchors, Target, Targets, loose, walk
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 # Fragments every page answers: the top (HTML), GitHub's readme container.
 _ALWAYS = {"", "top", "readme"}
+# GitHub's footnote anchors (`[^1]`), which the CommonMark reader does not number: accepted.
+_FOOTNOTES = ("fn-", "fnref-")
 _PREFIX = "user-content-"
 _OUTSIDE = "is a symbolic link out of the repository"
 _LOOP = "is a symbolic link that resolves to no file (a loop) or a name no file system holds"
@@ -96,7 +98,7 @@ class LocalCheck:
     def fragment(self, target: Target, written: str, anchors: Anchors, where: str) -> None:
         """`anchor-missing` when `written` (a fragment as written) names no anchor."""
         wanted = unquote(written).lower().removeprefix(_PREFIX)
-        if wanted in _ALWAYS or wanted in anchors:
+        if wanted in _ALWAYS or wanted in anchors or wanted.startswith(_FOOTNOTES):
             return
         # A suggestion compares with every anchor: a hostile document of thousands of
         # broken links and headings gets suggestions for its first ones only (bounded cost).

@@ -50,7 +50,8 @@ LIST = (
 | [ok](https://github.com/a/b) | ![s](https://img.shields.io/github/stars/a/b) |
 | [old](https://github.com/old/tool) | ![s](https://img.shields.io/github/stars/old/tool) |
 
-See [kept](#kept), [html](#html-heading), [top](#top), [intro again](#Intro).
+See [kept](#kept), [html](#html-heading), [top](#top), [intro again](#Intro), [note](#fn-1),
+[back](#user-content-fnref-1), [encoded](#%70roducts--projects).
 """
 )
 
