@@ -116,7 +116,8 @@ def _with_anchors(
     still: list[Finding] = []
     for finding in left:
         text = texts.get(finding.source.file)
-        edits = anchor_edits(finding.source.file, text, finding) if text is not None else []
+        found = anchor_edits(finding.source.file, text, finding) if text is not None else []
+        edits = [narrowed(e) for e in found]
         have = by_file.get(finding.source.file)
         taken = have.edits if have is not None else ()
         if not edits or any(a.start < b.end and b.start < a.end for a in edits for b in taken):

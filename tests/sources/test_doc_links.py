@@ -264,3 +264,18 @@ def test_samples_badges_mismatch_only_where_they_really_do(name: str) -> None:
     html = [(t.map[0] + 1 if t.map else 1, t.content) for t in toks if t.type == "html_block"]
     got = [(line, named) for named, _, line, _ in mismatches(walk(toks, html))]
     assert sorted(got) == REAL_MISMATCHES.get(name, [])
+
+
+def test_fix_only_some_codes_and_never_an_unclear_anchor(tmp_path: Path) -> None:
+    path = repo(tmp_path, "# L\n\n## Memory A\n\n## Memory B\n\n[a](#memory) [b](#memory-a-)\n")
+    loaded = DocumentSource().load(path)
+    text = path.read_text(encoding="utf-8")
+    report = Report(tuple(EntryResult(e) for e in loaded.entries), loaded.findings)
+    # `#memory` is as close to both headings: no suggestion, nothing written.
+    anchors = [f for f in loaded.findings if f.code == "anchor-missing"]
+    assert {f.evidence: f.suggestion for f in anchors} == {"#memory": "", "#memory-a-": "#memory-a"}
+    plan = plan_fixes(report, {loaded.files[0]: text})
+    assert plan.files[0].after.endswith("[a](#memory) [b](#memory-a)\n")
+    assert [(e.old, e.new) for e in plan.files[0].edits] == [("-", "")]  # only what is wrong
+    skipped = plan_fixes(report, {loaded.files[0]: text}, only=frozenset({"badge-mismatch"}))
+    assert skipped.files == () and sum(f.code == "anchor-missing" for f in skipped.left) == 2
