@@ -103,7 +103,8 @@ def slugs(texts: Iterable[str]) -> tuple[set[str], set[str]]:
     and their aliases: a heading with `:shortcodes:` also answers to the slug that keeps
     their words, so an unknown shortcode (which GitHub shows as text) is never a false
     finding; an anchor with an emoji's variation selector (a mark, so kept, and invisible
-    in a link as written) also answers without it."""
+    in a link as written) also answers without it, and one with an outer space without
+    the hyphen it makes."""
     seen: dict[str, int] = {}
     out: set[str] = set()
     aliases: set[str] = set()
@@ -123,6 +124,9 @@ def slugs(texts: Iterable[str]) -> tuple[set[str], set[str]]:
             seen[value] = 0
             out.add(value)
             aliases.add(_VARIATION.sub("", value))
+            # Text beside an inline comment (`## Contents <!-- omit in toc -->`) keeps its
+            # space in GitHub's text; a link written without the hyphen it makes is accepted.
+            aliases.add(slug(_SHORTCODE.sub("", text.strip())))
     return out, aliases - out
 
 

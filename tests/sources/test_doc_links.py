@@ -88,6 +88,7 @@ def test_repeated_headings_are_numbered_and_shortcodes_dropped() -> None:
     assert slugs([":rocket: Tools"]) == ({"-tools"}, {"rocket-tools"})
     # GitHub keeps an emoji's variation selector (a mark); a link without it is accepted.
     assert slugs(["🏗️ Build"]) == ({"\ufe0f-build"}, {"-build"})
+    assert slugs(["Contents "]) == ({"contents-"}, {"contents"})  # `<!-- omit in toc -->`
 
 
 def test_broken_anchor_missing_file_and_other_file_anchor(tmp_path: Path) -> None:
