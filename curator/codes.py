@@ -43,6 +43,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "entry-duplicate": (E, "same subject twice in one section"),
     "entry-cross-listed": (N, "the same paper or project listed again under another section"),
     "entry-translation-missing": (W, "in one language of a bilingual list only"),
+    "anchor-missing": (E, "a link to #fragment names no heading or anchor of its document"),
+    "file-missing": (E, "a relative link or image names no file of the list's repository"),
+    "badge-mismatch": (W, "a badge names another repository than the link beside it"),
     "document-unread": (W, "a document links arXiv IDs or repositories that no entry holds"),
     "config-changed": (
         W,

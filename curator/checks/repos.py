@@ -28,6 +28,10 @@ def check_repo(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext)
         outcome = outcomes.get(subject)
         if subject.startswith("github:") and outcome is not None:
             findings.extend(_findings(entry, subject, outcome, rules, ctx))
+    if "badges" in entry.fields:
+        from curator.checks.badges import check_badges
+
+        findings.extend(check_badges(entry, outcomes, ctx))
     return findings
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 from curator.fix import yaml_edits
+from curator.fix.anchors import anchor_edits
 from curator.fix.model import Edit, FileFix, apply, narrowed
 from curator.fix.values import Want, want_of
 from curator.fix.verify import misread, read_entries
@@ -103,8 +104,34 @@ def plan_fixes(
             unsafe.append(FileFix(file, text, _in_order(e for got in risky for e in got.edits)))
         kept = {id(got.finding) for got in (*safe, *risky)}
         left.extend(got.finding for got in located[file] if id(got.finding) not in kept)
+    files, left = _with_anchors(files, left, texts, only)
     order = {id(f): i for i, f in enumerate(report.findings)}
     return FixPlan(tuple(files), tuple(unsafe), tuple(sorted(left, key=lambda f: order[id(f)])))
+
+
+def _with_anchors(
+    files: list[FileFix], left: list[Finding], texts: Mapping[str, str], only: frozenset[str] | None
+) -> tuple[list[FileFix], list[Finding]]:
+    """The broken anchors that have one clear answer, added to their file's edits where they
+    touch no other edit (an anchor is no entry's value: nothing to read back)."""
+    if only is not None and "anchor-missing" not in only:
+        return files, left
+    by_file = {f.file: f for f in files}
+    still: list[Finding] = []
+    for finding in left:
+        text = texts.get(finding.source.file)
+        found = anchor_edits(finding.source.file, text, finding) if text is not None else []
+        edits = [narrowed(e) for e in found]
+        have = by_file.get(finding.source.file)
+        taken = have.edits if have is not None else ()
+        if not edits or any(a.start < b.end and b.start < a.end for a in edits for b in taken):
+            still.append(finding)
+            continue
+        assert text is not None
+        by_file[finding.source.file] = FileFix(
+            finding.source.file, text, _in_order((*taken, *edits))
+        )
+    return [by_file[f] for f in sorted(by_file)], still
 
 
 def _read_before(file: str, text: str, entries: Sequence[Entry] | None) -> list[Entry]:

@@ -1,11 +1,12 @@
 """What a finding asks to change in its entry (`Want`), and whether the new value is safe.
 
 Pure. A finding with one safe answer becomes one `Want`: the entry's title, its date, the
-repository of its GitHub links, the target of a permanent redirect that keeps the page
-(checks/redirects.py: https, `www.`, a trailing slash), the form of an arXiv link, or (only
-with `--unsafe`) the arXiv ID of its links. The new value comes from
-a service, so it is checked here before any format writes it: a title with control, bidi or
-TeX characters, or that would read as a link; a URL with spaces, quotes or brackets; none of
+repository of its GitHub links (and of the badges beside them), the target of a permanent
+redirect that keeps the page (checks/redirects.py: https, `www.`, a trailing slash), the form
+of an arXiv link, a badge's URL drawing the entry's repository, or (only with `--unsafe`) the
+arXiv ID of its links. The new value comes from a service, so it is checked here before any
+format writes it: a title with control, bidi or TeX characters, or that would read as a link;
+a URL with spaces, quotes or brackets; none of
 these is ever written.
 """
 
@@ -16,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from curator.badges import renamed_badge
 from curator.checks.redirects import same_resource
 from curator.checks.titles import same_paper
 from curator.model import Entry, Finding
@@ -29,7 +31,7 @@ class Change(StrEnum):
     DATE = "date"  # the entry's date, in its own written form
     REPO = "repo"  # owner/name in the GitHub links of one repository
     URL = "url"  # every link to one subject (a redirect's target that keeps the page)
-    FORM = "form"  # one arXiv link as written, in the form the list asks for
+    FORM = "form"  # one link as written: an arXiv link in the list's form, a badge's URL
     ARXIV_ID = "arxiv-id"  # one arXiv ID, wherever the entry writes it (--unsafe only)
 
 
@@ -57,6 +59,8 @@ FIXABLE = frozenset(
         "repo-moved",
         "link-redirect",
         "arxiv-link-form",
+        "badge-mismatch",
+        "anchor-missing",
     }
 )
 #: A suggestion naming an arXiv ID (the title search's answer for a wrong ID).
@@ -88,7 +92,9 @@ def want_of(finding: Finding, entry: Entry) -> Want | None:
         # Only a target that keeps the page (https, www., a slash) is one safe answer: a
         # host may send a page it removed to its home, a sign-in or another page.
         return Want(Change.URL, suggestion) if same_resource(finding.subject, suggestion) else None
-    if code == "arxiv-link-form" and safe_url(suggestion) and finding.evidence:
+    if code in {"arxiv-link-form", "badge-mismatch"} and safe_url(suggestion) and finding.evidence:
+        # One link or badge URL as written, replaced whole (the badge drawing the link's
+        # repository: the entry's identity is its link, not the picture beside it).
         return Want(Change.FORM, suggestion, old=finding.evidence)
     return None
 
@@ -127,7 +133,8 @@ def rewrite_url(want: Want, url: str, subject: str) -> str | None:
     """`url` (a link as written, about `subject`) as `want` makes it; None when it is not
     one of the links `want` changes."""
     if want.change is Change.REPO:
-        return _moved_repo(url, subject, want.new)
+        # The moved repository's links, and the badges beside them that draw it.
+        return _moved_repo(url, subject, want.new) or renamed_badge(url, subject, want.new)
     if want.change is Change.URL:
         if subject_for_url(url) != subject:
             return None

@@ -48,6 +48,8 @@ class MdScan:
     definitions: list[tuple[str, int, int]] = field(default_factory=list)
     #: The first line of each block nested past `FLAT_FROM` levels, read as plain lines.
     flat: list[int] = field(default_factory=list)
+    #: markdown-it's tokens, for the walk of link targets and anchors (`doc_targets`).
+    tokens: list[Token] = field(default_factory=list)
 
 
 def tag_of(text: str) -> tuple[str, bool, dict[str, str]] | None:
@@ -377,7 +379,7 @@ def scan_markdown(text: str, inlines: InlineParses | None = None) -> MdScan:
     """Walk the token stream once and sort what it holds into an MdScan (`inlines`: the
     run's inline parses, used and added to)."""
     tokens, env = parse(text, inlines)
-    scan = MdScan(definitions=definitions(env), flat=env.get(_FLAT, []))
+    scan = MdScan(definitions=definitions(env), flat=env.get(_FLAT, []), tokens=tokens)
     state = _State()
     for i, tok in enumerate(tokens):
         kind = tok.type

@@ -28,9 +28,13 @@ from curator.normalize import (
     link_for,
     url_subject,
 )
+from curator.sources.doc_badges import with_badges
 from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
+from curator.sources.doc_local import LocalCheck, repository_of
 from curator.sources.doc_markdown import FLAT_FROM, InlineParses, MdScan, scan_markdown
+from curator.sources.doc_rows import HiddenRow, hidden_rows
+from curator.sources.doc_targets import Targets, walk
 from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
 from curator.sources.interface import Loaded, Reference
@@ -65,6 +69,9 @@ class _Reader:
     sections: list[tuple[int, str]]
     own_repo: str | None = None
     entries: list[Entry] = field(default_factory=list)
+    targets: Targets = field(default_factory=Targets)
+    hidden: list[HiddenRow] = field(default_factory=list)  # rows GitHub shows in part
+    held: dict[int, set[str]] | None = None  # subjects by line, once hidden rows ask
     findings: list[Finding] = field(default_factory=list)
 
     def section_at(self, line: int) -> str:
@@ -75,6 +82,15 @@ class _Reader:
     def place(self, line: int) -> Place:
         """Where a unit at `line` stands."""
         return Place(self.file, self.section_at(line), self.own_repo)
+
+    def held_at(self, line: int) -> set[str]:
+        """The subjects the entries read so far hold on `line` (the set itself: what is
+        added to it stays held)."""
+        if self.held is None:
+            self.held = {}
+            for entry in self.entries:
+                self.held.setdefault(entry.source.line, set()).update(entry.subjects())
+        return self.held.setdefault(line, set())
 
     def invalid(self, subject: str, line: int, problems: list[str], what: str) -> None:
         """One `entry-invalid` finding listing every problem of one row."""
@@ -107,19 +123,29 @@ class DocumentSource:
         display = display_path(path)
         text = read_text(path, display)
         with bulk_build():
-            return self.read(text, display)
+            return self.read(text, display, path)
 
-    def read(self, text: str, display: str) -> Loaded:
-        """`load` for a document's text (`display`: its name in entries and findings)."""
+    def read(self, text: str, display: str, path: Path | None = None) -> Loaded:
+        """`load` for a document's text (`display`: its name in entries and findings;
+        `path`: where it lies, whose repository its local links are checked against)."""
         scan, units, reader = self._units(text, display)
         bad_arxiv_links(reader, units)
+        root = repository_of(path) if path is not None else None
+        local = LocalCheck(display, self.context, reader.targets, path, root)
+        reader.findings += local.run()
+        reader.findings += [
+            self.context.finding("document-unread", display, Source(display, row.line),
+                                 row.message(), evidence="; ".join(row.links))
+            for row in reader.hidden
+        ]  # fmt: skip
         entries = sorted(reader.entries, key=lambda e: e.source.line)
         findings = sorted(reader.findings, key=lambda f: (f.source.line, f.code))
         unread, notes = reading_check(reader, text, entries)
-        findings += unread
+        notes += local.notes
         git = git_lines(text)
         notes += flat_note(display, scan.flat, git)
         entries, findings = as_git_lines(git, entries, findings)
+        findings += unread  # the reading check counts lines as git does already
         refs = references(display, scan.definitions, units, git)
         return Loaded(tuple(entries), tuple(findings), (display,), tuple(notes), refs)
 
@@ -134,6 +160,8 @@ class DocumentSource:
     def _units(self, text: str, display: str) -> tuple[MdScan, list[Unit], _Reader]:
         """The Markdown scan, the units in line order, and the reader that made their entries."""
         scan = scan_markdown(text, self.inlines)
+        targets = walk(scan.tokens, scan.html)
+        scan.tokens = []  # the tokens are read: not kept while the units are built
         html = parse_fragments(scan.html)
         sections = section_table(qualified(scan.headings, scan.levels), html.marks)
         units = sorted(scan.units + html.units, key=lambda u: u.line)
@@ -141,7 +169,16 @@ class DocumentSource:
         own = own_repository(text, [u for u in units if u.line < header_end])
         reader = _Reader(display, self.context, sections, own)
         read_units(reader, units)
+        reader.hidden = hidden_rows(text, units, reader.place, _units_of, reader.held_at)
+        reader.entries += [e for row in reader.hidden for e in row.entries]
+        reader.targets = targets
+        reader.entries = with_badges(reader.entries, targets)
         return scan, units, reader
+
+
+def _units_of(text: str) -> list[Unit]:
+    """The units of a piece of Markdown (a row's hidden cells)."""
+    return scan_markdown(text).units
 
 
 def git_lines(text: str) -> list[int] | None:
@@ -167,13 +204,9 @@ def as_git_lines(
     def moved(source: Source) -> Source:
         return Source(source.file, git[min(source.line, len(git) - 1)])
 
-    # The reading check counts lines as git does already; everything else is remapped.
     return (
         [replace(e, source=moved(e.source)) for e in entries],
-        [
-            f if f.code == "document-unread" else replace(f, source=moved(f.source))
-            for f in findings
-        ],
+        [replace(f, source=moved(f.source)) for f in findings],
     )
 
 

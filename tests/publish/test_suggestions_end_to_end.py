@@ -321,8 +321,11 @@ def test_a_pull_request_line_full_of_markup_is_suggested_inside_a_longer_fence(
         "--output",
         str(report),
     ]
-    assert main(check) == 0  # a date is a warning
-    (fix,) = json.loads(report.read_text(encoding="utf-8"))["fixes"]
+    # A date is a warning; the line's `<img src=x>` names no file of the list (an error).
+    assert main(check) == 1
+    written = json.loads(report.read_text(encoding="utf-8"))
+    assert {f["code"] for f in written["findings"]} == {"arxiv-date-mismatch", "file-missing"}
+    (fix,) = written["fixes"]
     assert fix["codes"] == ["arxiv-date-mismatch"] and fix["first"] == fix["last"] == 3
     assert main(["comment", "--repo", REPO, "--head-sha", head, "--body-file", str(report)]) == 0
     (review,) = ours(pulls)

@@ -44,7 +44,7 @@ ROW = """    <tr>
       <td rowspan="2">{date}</td>
       <td><strong>{title}</strong></td>
       <td><img src="https://img.shields.io/badge/Agent%20Memory-blue" alt="Agent Memory"></td>
-      <td><a href="https://arxiv.org/abs/{id}"><img src="paper.svg" alt="Paper Badge"></a></td>
+      <td><a href="https://arxiv.org/abs/{id}"><img src="data:," alt="Paper Badge"></a></td>
     </tr>
     <tr>
       <td colspan="3">• A memory paper.</td>
