@@ -294,6 +294,10 @@ class FakeGitHubPulls(FakeGitHub):
         base, head = pull["base"]["sha"], pull["head"]["sha"]
         if base not in self.git_commits or head not in self.git_commits:
             return []
+        # GitHub compares the head with its merge base on the base branch (a branch rebuilt
+        # on a newer base shows only its own changes).
+        tip = self.branch(pull["_repo"], pull["base"]["ref"])
+        base = self._merge_base(head, tip) if tip else base
         before = self.trees[self.git_commits[base]["tree"]]
         after = self.trees[self.git_commits[head]["tree"]]
         out = []
@@ -509,6 +513,7 @@ class FakeGitHubPulls(FakeGitHub):
             return unprocessable(message="Object does not exist", doc="git/refs")
         self.refs[(repo, ref)] = data["sha"]
         self.ref_writes.append(("POST", ref))
+        self._follow(repo, ref)
         return Reply.json(self._ref_object(repo, ref), 201)
 
     def update_ref(self, req: Request, owner: str, name: str, ref: str) -> Reply:
@@ -521,6 +526,7 @@ class FakeGitHubPulls(FakeGitHub):
             return unprocessable(message="Update is not a fast forward", doc="git/refs")
         self.refs[(repo, ref)] = data["sha"]
         self.ref_writes.append(("PATCH", ref))
+        self._follow(repo, ref)
         return Reply.json(self._ref_object(repo, ref))
 
     def delete_ref(self, req: Request, owner: str, name: str, ref: str) -> Reply:
@@ -528,6 +534,30 @@ class FakeGitHubPulls(FakeGitHub):
             return unprocessable(message="Reference does not exist", doc="git/refs")
         self.ref_writes.append(("DELETE", ref))
         return Reply(204, {})
+
+    def _follow(self, repo: str, ref: str) -> None:
+        """Open pull requests from branch `ref` of `repo` follow it, as GitHub's heads do."""
+        for pull in self.pulls_of(repo, "open"):
+            head = pull["head"]
+            if f"heads/{head['ref']}" == ref and head["repo"]["full_name"] == repo:
+                head["sha"] = self.refs[(repo, ref)]
+
+    def _merge_base(self, head: str, other: str) -> str:
+        """The nearest commit of `other`'s history that `head` descends from (else `other`)."""
+        mine: set[str] = set()
+        todo = [head]
+        while todo:
+            at = todo.pop()
+            if at not in mine:
+                mine.add(at)
+                todo += self.git_commits.get(at, {}).get("parents", [])
+        queue = [other]
+        while queue:
+            at = queue.pop(0)
+            if at in mine:
+                return at
+            queue += self.git_commits.get(at, {}).get("parents", [])
+        return other
 
     def _descends(self, sha: str, ancestor: str) -> bool:
         todo = [sha]
