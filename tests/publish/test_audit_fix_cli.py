@@ -147,3 +147,25 @@ def test_an_arxiv_outage_still_keeps_the_fix_pull_request(
     assert main(AUDIT_FIX) == 0
     assert f"fix pull request kept #{number}" in capsys.readouterr().out
     assert len(pulls.ref_writes) == writes
+
+
+def test_a_merge_during_the_audit_keeps_the_fix_pull_request_and_says_so(
+    checked: ArxivDouble,
+    listed: Path,
+    pulls: FakeGitHubPulls,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 29: main's README changed after the audit read it. The open fix pull request
+    still holds needed fixes: kept, untouched, and the run's output says why."""
+    number = _opened(capsys)
+    read = (listed / "README.md").read_text(encoding="utf-8")
+    commit(listed, {"README.md": read + "- merged meanwhile\n"}, "a merge during the run")
+    pulls.load_git(REPO, listed)
+    (listed / "README.md").write_text(read, encoding="utf-8")  # what the audit read
+    writes = len(pulls.ref_writes)
+    assert main(AUDIT_FIX) == 0
+    out = capsys.readouterr().out
+    assert f"fix pull request kept #{number}" in out
+    assert "fix pull request kept as it is: README.md changed on main since" in out
+    assert [p["state"] for p in pulls.pulls_of(REPO)] == ["open"]
+    assert len(pulls.ref_writes) == writes
