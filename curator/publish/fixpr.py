@@ -38,7 +38,7 @@ from curator.errors import UsageError
 from curator.fix.model import FileFix, line_of
 from curator.fix.suggest import inside_tree
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, check_repo, is_ours
+from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
 from curator.report import context
@@ -373,7 +373,13 @@ def _delete_branch(api: GitHubAPI, remote: Any, branch: str) -> bool:
     ref = _branch_ref(api, remote, branch)
     if ref is None:
         return False
-    api.call("DELETE ref", ref.delete)
+    try:
+        api.call("DELETE ref", ref.delete)
+    except PublishError:
+        # A retry after a lost answer is refused ("Reference does not exist"): what counts
+        # is whether the branch is gone.
+        if _branch_ref(api, remote, branch) is not None:
+            raise
     return True
 
 

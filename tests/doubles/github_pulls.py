@@ -54,6 +54,45 @@ def unprocessable(*errors: Any, message: str = "Unprocessable Entity", doc: str 
     return Reply.json(body, 422)
 
 
+#: The bodies GitHub answers with these statuses (its error JSON: message, documentation).
+FAULT_BODIES = {
+    409: {"message": "Conflict", "documentation_url": f"{DOCS}/git/refs", "status": "409"},
+    422: {
+        "message": "Validation Failed",
+        "errors": [{"resource": "Request", "code": "custom", "message": "refused"}],
+        "documentation_url": DOCS,
+        "status": "422",
+    },
+    500: {"message": "Server Error"},
+    502: {"message": "Server Error"},
+}
+
+
+@dataclass
+class Fault:
+    """A failure served for the requests `method` `path` (a regex searched in the path):
+    `times` of them (from the `skip`+1-th match on), with `status` and GitHub's error JSON.
+    With `after`, the request takes effect first and only its answer fails (a 5xx after the
+    write, or no answer at all when `reset`): the case a retry or a second run must find."""
+
+    method: str
+    path: str
+    status: int = 500
+    times: int = 1
+    after: bool = False
+    reset: bool = False
+    skip: int = 0
+    served: int = 0
+
+    def matches(self, req: Request) -> bool:
+        return req.method == self.method and re.search(self.path, req.path) is not None
+
+    def reply(self) -> Reply:
+        if self.reset:
+            return Reply(reset=True)
+        return Reply.json(FAULT_BODIES.get(self.status, {"message": "Error"}), self.status)
+
+
 def patch_of(before: str, after: str) -> str:
     """A file's `patch` as the pull files API gives it: the unified diff's hunks, 3 lines of
     context, split at "\\n" only (a carriage return stays in its line)."""
@@ -78,9 +117,24 @@ class FakeGitHubPulls(FakeGitHub):
     refuse_lines: set[tuple[str, int]] = field(default_factory=set)
     #: (method, ref) of every write to a ref, in order
     ref_writes: list[tuple[str, str]] = field(default_factory=list)
+    #: failures to serve at chosen requests (see Fault)
+    faults: list[Fault] = field(default_factory=list)
 
     def routes(self) -> tuple[tuple[str, str, str], ...]:
         return _PULL_ROUTES + super().routes()
+
+    def handle(self, req: Request) -> Reply:
+        """Route one request, unless a fault is due for it."""
+        due = [f for f in self.faults if f.matches(req) and f.served < f.times]
+        fault = due[0] if due else None
+        if fault is None or fault.skip > 0:
+            if fault is not None:
+                fault.skip -= 1
+            return super().handle(req)
+        fault.served += 1
+        if fault.after:
+            super().handle(req)
+        return fault.reply()
 
     # -- seeding -------------------------------------------------------------------------
     def load_git(self, repo: str, folder: Path) -> None:
