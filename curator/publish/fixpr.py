@@ -262,11 +262,7 @@ def run_fix_pr(
     title, body = pr_title(done), pr_body(done, left, ctx, base, default)
     fixes = sum(len(w.fix.edits) for w in done)
     if current is None:
-        made = api.call(
-            "POST pull",
-            lambda: remote.create_pull(base=default, head=branch, title=title, body=body),
-            creates=True,
-        )
+        made = _open(api, remote, (head, default, logins), branch, title, body)
         return FixPRResult(
             "opened", made.number, made.html_url or "", len(done), fixes, tuple(left)
         )
@@ -349,9 +345,41 @@ def _push(
     message = f"curator: {count} safe fix{'es' if count != 1 else ''} from the nightly audit"
     made = api.call("POST commit", lambda: remote.create_git_commit(message, new_tree, [base]))
     if ref is None:
-        api.call("POST ref", lambda: remote.create_git_ref(f"refs/heads/{branch}", made.sha))
+        try:
+            api.call("POST ref", lambda: remote.create_git_ref(f"refs/heads/{branch}", made.sha))
+        except PublishError:
+            # A retry after a lost answer is refused ("Reference already exists"): what
+            # counts is whether the branch now holds this commit.
+            now = _branch_ref(api, remote, branch)
+            if now is None or now.object.sha != made.sha:
+                raise
     else:
         api.call("PATCH ref", lambda: ref.edit(made.sha, force=True))
+
+
+def _open(
+    api: GitHubAPI,
+    remote: Any,
+    where: tuple[str, str, frozenset[str]],
+    branch: str,
+    title: str,
+    body: str,
+) -> Any:
+    """Open the fix pull request (`where`: head label, default branch, our logins). A POST
+    is never sent twice; when it failed, GitHub may still have opened it (the answer was
+    lost): the pull request found then is the one."""
+    head, default, logins = where
+    try:
+        return api.call(
+            "POST pull",
+            lambda: remote.create_pull(base=default, head=branch, title=title, body=body),
+            creates=True,
+        )
+    except PublishError:
+        found = _ours(api, remote, head, default, logins, "open")
+        if not found:
+            raise
+        return found[0]
 
 
 def _branch_ref(api: GitHubAPI, remote: Any, branch: str) -> Any | None:
