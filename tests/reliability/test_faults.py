@@ -9,6 +9,7 @@ and leave in the SQLite cache exactly the answers the services really gave.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -285,3 +286,51 @@ def test_part_of_the_run_failing(
         faults=len(served),
         seconds=run.elapsed,
     )
+
+
+def _double(server: LoopbackServer, req: Request, double: object) -> Reply:
+    """What `double` itself answers `req` (past any interposer in front of it)."""
+    for method, prefix, handler in server._routes:
+        owner = getattr(handler, "__self__", None)
+        if owner is double and method in (req.method, "*") and req.path.startswith(prefix):
+            return handler(req)
+    return Reply(404)
+
+
+def test_a_repository_graphql_leaves_out_without_an_error(
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    """GraphQL answers 200 with data for one repository and null for the other, with no
+    error to say why: that repository is unverified (not "not found"), never cached."""
+    stage = Stage(tmp_path, loopback, monkeypatch, capsys)
+    served = []
+
+    def null_one(req: Request) -> Reply:
+        real = _double(loopback, req, stage.github)
+        body = json.loads(real.body)
+        for alias, node in body["data"].items():
+            if node and node["nameWithOwner"].lower() == R1.removeprefix("github:"):
+                body["data"][alias] = None
+                served.append(alias)
+        body.pop("errors", None)
+        return Reply.json(body, real.status, real.headers)
+
+    loopback.route("POST", "/graphql", null_one)
+    stage.build()
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert served and run.findings() == expected_findings(True, {R1: False, R2: True})
+    _assert_cache(stage, Fault(_graphql_error, repos_ok={R1: False, R2: True}))
+    record(
+        "github-graphql-repository-left-out-without-error",
+        "exit 0: the repository left out is repo-unverified (never not-found), not cached",
+        faults=len(served),
+        seconds=run.elapsed,
+    )
+
+
+CASES["github-graphql-repository-left-out-without-error"] = "fault"
