@@ -185,8 +185,7 @@ def test_a_merge_during_the_audit_keeps_the_fix_pull_request_and_says_so(
 #: arXiv's answer for Reflexion: two words off the entry's title (a safe title fix) and full
 #: of what could break out of a code span, a table, an HTML comment or a <details> block.
 HOSTILE_OFFICIAL = (
-    "Reflexion: Language Agents with ```` <!-- </details> Verbal Reinforcement Learning "
-    "| @org -->"
+    "Reflexion: Language Agents with ```` <!-- </details> Verbal Reinforcement Learning | @org -->"
 )
 
 

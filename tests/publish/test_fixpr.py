@@ -198,36 +198,6 @@ def test_an_incomplete_audit_keeps_the_open_pull_request(
     assert run_fix_pr(pulls_api, REPO, [], CTX).action == "closed"
 
 
-def test_a_merge_during_the_run_keeps_the_fix_pull_request_as_it_is(
-    folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
-) -> None:
-    """Issue 29: the README changed on main after the audit read it. Its fixes cannot be
-    written on the new head, but nothing says they are gone: the pull request, its branch
-    and its discussion stay; the next audit (which reads the new head) updates it."""
-    opened = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
-    (pull,) = fix_prs(pulls)
-    body, tip = pull["body"], pulls.branch(REPO, BRANCH)
-    merged = HEAD + "- [A merged entry](https://example.org/merged)\n"
-    commit(folder, {"README.md": merged}, "a pull request merged during the audit")
-    pulls.load_git(REPO, folder)
-    writes_before = list(pulls.ref_writes)
-    kept = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
-    assert (kept.action, kept.number) == ("kept", opened.number)
-    assert "README.md changed on main since the audit read it" in kept.why
-    assert kept.left == ("README.md: changed on the default branch since it was read",)
-    assert [p["state"] for p in fix_prs(pulls)] == ["open"] and pull["body"] == body
-    assert pulls.branch(REPO, BRANCH) == tip and pulls.ref_writes == writes_before
-    # The next night reads the new head: the same pull request, rebuilt on it.
-    again = run_fix_pr(pulls_api, REPO, [head_fixes(merged)], CTX)
-    assert (again.action, again.number) == ("updated", opened.number)
-    rebuilt = pulls.branch(REPO, BRANCH)
-    assert rebuilt is not None and pulls.git_commits[rebuilt]["parents"] == [main_head(pulls)]
-    assert pulls.file_at(rebuilt, "README.md") == head_fixes(merged).after.encode()
-    # Only fixes really gone close it.
-    assert run_fix_pr(pulls_api, REPO, [], CTX).action == "closed"
-    assert len(fix_prs(pulls)) == 1
-
-
 def test_a_file_never_written_does_not_hold_the_pull_request_back(
     folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
 ) -> None:
