@@ -10,7 +10,10 @@ comment or ref DELETE 204). The refusals are GitHub's own words where a public t
 them (a review comment off the diff, a second pending review, dismissing a commented review);
 the others ("Reference already exists", "Update is not a fast forward") follow the REST
 documentation. Objects carry real git SHAs: a list repository's history is loaded from a
-local git repository (`load_git`), and a blob POSTed is hashed as git hashes it.
+local git repository (`load_git`), and a blob POSTed is hashed as git hashes it. An open
+pull request's head follows its branch, and its files are listed against the merge base, as
+GitHub's are. `faults` serves chosen failures (409, 422, 5xx, a lost answer) at chosen
+requests, before or after the request takes effect (`Fault`).
 """
 
 from __future__ import annotations
