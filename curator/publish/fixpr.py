@@ -246,9 +246,10 @@ def run_fix_pr(
     entries = {e.path: (e.type, e.mode, e.sha) for e in tree.tree}
     done, left = writes(files, entries)
     if current is not None and (held := _still_needed(api, current, files, entries)):
+        them = "it" if len(held) == 1 else "them"
         why = (
             f"kept as it is: {', '.join(held)} changed on {default} since the audit read "
-            "it; the next audit plans its fixes again"
+            f"{them}; the next audit plans their fixes again"
         )
         url = current.html_url or ""
         return FixPRResult("kept", current.number, url, left=tuple(left), why=why)
