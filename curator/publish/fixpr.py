@@ -316,11 +316,13 @@ def _ours(
 def _declined(
     api: GitHubAPI, remote: Any, head: str, base: str, logins: frozenset[str], key: str
 ) -> bool:
-    """Whether a maintainer closed, without merging, a pull request of these very fixes."""
+    """Whether a maintainer closed, without merging, a pull request of these very fixes.
+    curator's markers are whole lines of the body: the rows show values from the list and
+    the services raw inside code spans, where a quoted marker is never a line of its own."""
     for pull in _ours(api, remote, head, base, logins, "closed"):
-        found = _KEY.search(pull.body or "")
-        body = pull.body or ""
-        if found and found.group(1) == key and not pull.merged_at and CLOSED not in body:
+        lines = (pull.body or "").splitlines()
+        keys = [m.group(1) for line in lines if (m := _KEY.fullmatch(line))]
+        if keys[:1] == [key] and not pull.merged_at and CLOSED not in lines:
             return True
     return False
 
