@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -137,18 +136,3 @@ def test_user_lookup_outage_posts_no_second_comment(fake: FakeGitHub, api: GitHu
     with pytest.raises(PublishError, match="GET /user: HTTP 502"):
         upsert_comment(api, REPO, 7, body_of(hostile_report()))
     assert sum(markdown.MARKER in c["body"] for c in fake.comments_on(REPO, 7)) == 1
-
-
-def test_a_marker_quoted_in_a_value_does_not_make_a_report_clean(
-    fake: FakeGitHub, api: GitHubAPI
-) -> None:
-    """Issue 29: a value shown raw in a code span (a suggestion: arXiv's title, a redirect
-    target) holding curator's "clean" marker made a report with errors read as clean: no
-    comment was posted at all. curator's markers count only as whole lines."""
-    report = realistic_report()
-    quoted = "A Title <!-- curator:clean -->"
-    report = replace(report, findings=tuple(replace(f, suggestion=quoted) for f in report.findings))
-    body = body_of(report)
-    assert "`A Title <!-- curator:clean -->`" in body and not markdown.is_clean(report)
-    assert upsert_comment(api, REPO, 7, body).action == "created"
-    assert len(fake.comments_on(REPO, 7)) == 1

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from curator.errors import UsageError
-from curator.fix.model import Edit, FileFix
+from curator.fix.model import FileFix
 from curator.publish.api import GitHubAPI
 from curator.publish.fixpr import (
     CLOSED,
@@ -218,24 +218,3 @@ def test_a_file_never_written_does_not_hold_the_pull_request_back(
     result = run_fix_pr(pulls_api, REPO, [only, stray], CTX)
     assert (result.action, result.number) == ("updated", opened.number) and not result.why
     assert result.left == ("docs/other.md: changed on the default branch since it was read",)
-
-
-def test_a_marker_quoted_from_the_list_does_not_undo_a_maintainers_decline(
-    tmp_path: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
-) -> None:
-    """Issue 29: the body shows each old value in a code span, raw. A title in the list
-    holding curator's own "closed by curator" marker put it in the body, so a pull request
-    a maintainer closed read as closed by curator: opened again every night."""
-    wrong = "MemoryBank: A Wrong Title <!-- curator:closed -->"
-    text = HEAD.replace("MemoryBank: A Wrong Title", wrong)
-    list_repo(tmp_path / "list", base=text, head=None)
-    pulls.load_git(REPO, tmp_path / "list")
-    found = head_fixes().edits[0].finding
-    start = text.index(wrong)
-    fix = FileFix("README.md", text, (Edit("README.md", start, start + len(wrong), wrong,
-                                           RIGHT_TITLE, found),))  # fmt: skip
-    assert run_fix_pr(pulls_api, REPO, [fix], CTX).action == "opened"
-    (pull,) = fix_prs(pulls)
-    pull["state"] = "closed"  # closed by hand, not merged
-    assert run_fix_pr(pulls_api, REPO, [fix], CTX).action == "declined"
-    assert len(fix_prs(pulls)) == 1

@@ -12,23 +12,28 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from curator.fix.model import Edit, FileFix
 from curator.fix.suggest import suggestions
 from curator.publish.api import GitHubAPI, PublishError
+from curator.publish.comment import upsert_comment
 from curator.publish.fixpr import MARKER as FIX_MARKER
 from curator.publish.fixpr import FixPRResult, run_fix_pr
 from curator.publish.review import MARKER as REVIEW_MARKER
 from curator.publish.review import post_suggestions
+from curator.report import markdown
 from curator.report.context import RenderContext
 from tests.doubles.github_pulls import FakeGitHubPulls, Fault
 from tests.doubles.server import LoopbackServer
-from tests.publish.world import HEAD, REPO, commit, head_fixes, list_repo, pull_world
+from tests.publish.world import HEAD, REPO, RIGHT_TITLE, commit, head_fixes, list_repo, pull_world
 from tests.reliability.conftest import Record
+from tests.report.sample import CTX as SAMPLE_CTX
+from tests.report.sample import realistic_report
 
 CTX = RenderContext(repository=REPO, title="curator audit")
 BRANCH = "curator/fixes"
@@ -194,6 +199,8 @@ CASES = {
     **dict.fromkeys(FIX_PR, "state"),
     **dict.fromkeys(REVIEW, "state"),
     "fix-pr-merge-during-the-run": "state",
+    "closed-marker-quoted-from-the-list": "hostile",
+    "clean-marker-quoted-in-a-suggestion": "hostile",
 }
 
 
@@ -333,4 +340,56 @@ def test_a_merge_during_the_run_keeps_the_fix_pull_request(
         "fix-pr-merge-during-the-run",
         "kept as it is (was: closed, branch deleted); the next night updates the same PR",
         figures={"pull requests": 1},
+    )
+
+
+# -- curator's own markers quoted in values (issue 29) -----------------------------------------
+
+
+def test_a_marker_quoted_from_the_list_does_not_undo_a_maintainers_decline(
+    tmp_path: Path, record: Record
+) -> None:
+    """The body shows each old value in a code span, raw. A title in the list holding
+    curator's own "closed by curator" marker put it in the body, so a pull request a
+    maintainer closed read as closed by curator: opened again every night."""
+    wrong = "MemoryBank: A Wrong Title <!-- curator:closed -->"
+    text = HEAD.replace("MemoryBank: A Wrong Title", wrong)
+    list_repo(tmp_path / "list", base=text, head=None)
+    start = text.index(wrong)
+    found = head_fixes().edits[0].finding
+    fix = FileFix("README.md", text, (Edit("README.md", start, start + len(wrong), wrong,
+                                           RIGHT_TITLE, found),))  # fmt: skip
+    with _github() as (pulls, api):
+        pulls.load_git(REPO, tmp_path / "list")
+        assert run_fix_pr(api, REPO, [fix], CTX).action == "opened"
+        (pull,) = _fix_prs(pulls)
+        assert "`MemoryBank: A Wrong Title <!-- curator:closed -->`" in str(pull["body"])
+        pull["state"] = "closed"  # closed by hand, not merged
+        assert run_fix_pr(api, REPO, [fix], CTX).action == "declined"
+        assert len(_fix_prs(pulls)) == 1
+    record(
+        "closed-marker-quoted-from-the-list",
+        "declined stays declined (was: opened again every night); markers count as whole lines",
+        hostile=1,
+        refused=1,
+    )
+
+
+def test_a_marker_quoted_in_a_value_does_not_make_a_report_clean(record: Record) -> None:
+    """A value shown raw in a code span (a suggestion: arXiv's title, a redirect target)
+    holding curator's "clean" marker made a report with errors read as clean: no comment
+    was posted at all."""
+    report = realistic_report()
+    quoted = "A Title <!-- curator:clean -->"
+    report = replace(report, findings=tuple(replace(f, suggestion=quoted) for f in report.findings))
+    body = markdown.render(report, SAMPLE_CTX)
+    assert f"`{quoted}`" in body and not markdown.is_clean(report)
+    with _github() as (pulls, api):
+        assert upsert_comment(api, REPO, 7, body).action == "created"
+        assert len(pulls.comments_on(REPO, 7)) == 1
+    record(
+        "clean-marker-quoted-in-a-suggestion",
+        "comment created (was: skipped as clean with errors in the report)",
+        hostile=1,
+        refused=1,
     )
