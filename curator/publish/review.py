@@ -12,7 +12,8 @@ bodies to one line saying so. One review holds suggestions at any time. Ours mea
 at the start of the body AND an author of ours (comment.authors). A run that failed half way
 (a review posted, the earlier one not yet cleared; a probe left pending) is finished by the
 next: the newest review holding every suggestion is kept, copies elsewhere are deleted, and a
-DELETE answered 404 (gone already) is done.
+DELETE answered 404 (gone already) is done. A review whose POST failed but was taken (the
+answer lost) is found by the same run.
 
 A review is all or nothing: one comment on a line outside the diff is a 422 for the whole
 review. Each suggestion is placed only on lines the pull request adds (`+` lines of its files'
@@ -42,7 +43,7 @@ import github
 from curator.codes import CODES
 from curator.fix.model import lines_of
 from curator.fix.suggest import Suggestion
-from curator.publish.api import GitHubAPI, check_repo, is_ours
+from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
 from curator.report import sanitize as s
 from curator.report.context import Suggested
 
@@ -268,7 +269,14 @@ def post_suggestions(
     holder = _holding(submitted, comments, wanted)
     if holder is not None:
         return _keep(api, holder, submitted, comments, wanted, body, len(placed.left))
-    made, refused = _create(api, pull, repo, head, body, wanted) if wanted else (None, 0)
+    try:
+        made, refused = _create(api, pull, repo, head, body, wanted) if wanted else (None, 0)
+    except PublishError:
+        # A review is never POSTed twice; when the answer was lost GitHub may still have
+        # taken it: a new review of ours holding every suggestion is the one.
+        made, refused = _posted_anyway(api, pull, logins, submitted, wanted), 0
+        if made is None:
+            raise
     changed = _clear(api, submitted, comments, SUPERSEDED if made is not None else CLEARED)
     if made is not None:
         action, url = "posted", made.html_url or ""
@@ -277,6 +285,21 @@ def post_suggestions(
     return ReviewResult(
         action, len(wanted) - refused, len(placed.left) + refused, url, len(comments)
     )
+
+
+def _posted_anyway(
+    api: GitHubAPI,
+    pull: Any,
+    logins: frozenset[str],
+    before: Sequence[Any],
+    wanted: Sequence[dict[str, Any]],
+) -> Any | None:
+    """The review a failed POST made after all (one of ours, not among `before`, holding
+    every wanted suggestion), or None."""
+    reviews, comments = _ours(api, pull, logins)
+    earlier = {r.id for r in before}
+    new = [r for r in reviews if r.id not in earlier and r.state != "PENDING"]
+    return _holding(new, comments, wanted)
 
 
 def _keep(
