@@ -351,10 +351,13 @@ class FakeGitHubPulls(FakeGitHub):
         base, head = pull["base"]["sha"], pull["head"]["sha"]
         if base not in self.git_commits or head not in self.git_commits:
             return []
-        # GitHub compares the head with its merge base on the base branch (a branch rebuilt
-        # on a newer base shows only its own changes).
+        # GitHub compares the head with its merge base on the base branch: a branch rebuilt
+        # on a newer base shows only its own changes. (A world whose base branch already
+        # holds the head keeps the base the pull request was opened on.)
         tip = self.branch(pull["_repo"], pull["base"]["ref"])
-        base = self._merge_base(head, tip) if tip else base
+        merged = self._merge_base(head, tip) if tip else base
+        if merged != head and self._descends(merged, base):
+            base = merged
         before = self.trees[self.git_commits[base]["tree"]]
         after = self.trees[self.git_commits[head]["tree"]]
         out = []
