@@ -143,6 +143,8 @@ def _fix_pr(repo: str, files: tuple[FileFix, ...], branch: str, complete: bool) 
     where = f" #{fixed.number}" if fixed.number else ""
     url = f": {fixed.url}" if fixed.url else ""
     print(inert(f"fix pull request {fixed.action}{where} ({fixed.fixes} fixes){url}"))
+    if fixed.why:
+        print(f"fix pull request {inert(fixed.why)}")
     for reason in fixed.left:
         print(f"fix left out: {inert(reason)}")
 

@@ -52,7 +52,8 @@ def upsert_comment(
     body = prepare(body)
     issue = api.repo(repo).get_issue(pr)
     ours = own_comments(api, issue, authors(api) if logins is None else logins)
-    clean = markdown.CLEAN_MARKER in body
+    # A marker counts only as a line of its own: values shown raw in code spans may quote it.
+    clean = markdown.CLEAN_MARKER in body.splitlines()
     if not ours:
         if clean:
             return CommentResult("skipped")
@@ -80,9 +81,11 @@ def prepare(body: str) -> str:
 
 def resolved(body: str) -> str:
     """A clean report that says the earlier problems are fixed."""
-    if RESOLVED in body:
+    lines = body.split("\n")
+    if RESOLVED in lines or markdown.CLEAN_MARKER not in lines:
         return body
-    return body.replace(markdown.CLEAN_MARKER, f"{markdown.CLEAN_MARKER}\n{RESOLVED}\n", 1)
+    at = lines.index(markdown.CLEAN_MARKER) + 1
+    return "\n".join([*lines[:at], RESOLVED, "", *lines[at:]])
 
 
 def authors(api: GitHubAPI) -> frozenset[str]:

@@ -11,6 +11,12 @@ list changed since it was read, a symbolic link or a file the tree does not hold
 When nothing is left to fix, the pull request is closed and the branch deleted. A pull request
 a maintainer closed without merging is not opened again for the same fixes.
 
+A fix pull request is closed, or rebuilt without some of its fixes, only when those fixes are
+really gone. When a file whose fixes it holds changed on the default branch after the audit
+read it (a merge during the run), those fixes cannot be written on the new head, but nothing
+says they are no longer needed: the pull request and its branch are kept as they are, and the
+next audit, which reads the new head, plans them again.
+
 Titles, URLs and evidence in the body come from the services and the list: all sanitised.
 """
 
@@ -32,7 +38,7 @@ from curator.errors import UsageError
 from curator.fix.model import FileFix, line_of
 from curator.fix.suggest import inside_tree
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, check_repo, is_ours
+from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
 from curator.report import context
@@ -48,13 +54,15 @@ BODY_LIMIT = 65_536
 MAX_ROWS = 300
 _PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
 _WRITABLE = ("100644", "100755")
+MOVED = "changed on the default branch since it was read"
 
 
 @dataclass(frozen=True)
 class FixPRResult:
     """What happened to the fix pull request: opened, updated, unchanged, closed, declined (a
-    maintainer closed it for these fixes), kept (the audit could not verify everything) or
-    none; the files and fixes it holds; the files left out and why."""
+    maintainer closed it for these fixes), kept (the audit could not verify everything, or
+    files it holds fixes of changed since they were read: `why` says which) or none; the
+    files and fixes it holds; the files left out and why."""
 
     action: str
     number: int | None = None
@@ -62,6 +70,7 @@ class FixPRResult:
     files: int = 0
     fixes: int = 0
     left: tuple[str, ...] = ()
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -108,7 +117,7 @@ def writes(
         elif after == fix.before:
             continue
         elif (prefix := _prefix(fix.before, entry[2])) is None:
-            left.append(f"{fix.file}: changed on the default branch since it was read")
+            left.append(f"{fix.file}: {MOVED}")
         else:
             out.append(Write(fix, entry[1], prefix + after.encode("utf-8")))
     return out, left
@@ -229,12 +238,21 @@ def run_fix_pr(
         api.call("PATCH pull", partial(extra.edit, state="closed"))
     current = open_[0] if open_ else None
     if current is not None and not complete:
-        return FixPRResult("kept", current.number, current.html_url or "")
+        why = "kept as it is: the audit could not verify everything"
+        return FixPRResult("kept", current.number, current.html_url or "", why=why)
     base = api.call("GET ref", lambda: remote.get_git_ref(f"heads/{default}").object.sha)
     commit = api.call("GET commit", lambda: remote.get_git_commit(base))
     tree = api.call("GET tree", lambda: remote.get_git_tree(commit.tree.sha, recursive=True))
     entries = {e.path: (e.type, e.mode, e.sha) for e in tree.tree}
     done, left = writes(files, entries)
+    if current is not None and (held := _still_needed(api, current, files, entries)):
+        them = "it" if len(held) == 1 else "them"
+        why = (
+            f"kept as it is: {', '.join(held)} changed on {default} since the audit read "
+            f"{them}; the next audit plans their fixes again"
+        )
+        url = current.html_url or ""
+        return FixPRResult("kept", current.number, url, left=tuple(left), why=why)
     if not done:
         return _close(api, remote, current, branch, left)
     key = fixes_key(done)
@@ -245,11 +263,7 @@ def run_fix_pr(
     title, body = pr_title(done), pr_body(done, left, ctx, base, default)
     fixes = sum(len(w.fix.edits) for w in done)
     if current is None:
-        made = api.call(
-            "POST pull",
-            lambda: remote.create_pull(base=default, head=branch, title=title, body=body),
-            creates=True,
-        )
+        made = _open(api, remote, (head, default, logins), branch, title, body)
         return FixPRResult(
             "opened", made.number, made.html_url or "", len(done), fixes, tuple(left)
         )
@@ -259,6 +273,35 @@ def run_fix_pr(
     return FixPRResult(
         action, current.number, current.html_url or "", len(done), fixes, tuple(left)
     )
+
+
+def moved(files: Sequence[FileFix], tree: Mapping[str, tuple[str, str, str]]) -> list[str]:
+    """The files with fixes whose blob on the default branch's head is a plain file, but not
+    the text the fixes were made on: changed since the audit read them. Pure."""
+    out: list[str] = []
+    for fix in files:
+        entry = tree.get(fix.file)
+        if entry is None or entry[0] != "blob" or entry[1] not in _WRITABLE:
+            continue
+        if fix.edits and _prefix(fix.before, entry[2]) is None:
+            out.append(fix.file)
+    return out
+
+
+def _still_needed(
+    api: GitHubAPI,
+    current: Any,
+    files: Sequence[FileFix],
+    tree: Mapping[str, tuple[str, str, str]],
+) -> list[str]:
+    """The files changed since the audit read them whose fixes the open pull request holds
+    (files it changes, as GitHub lists them): fixes nobody showed to be gone. A file that
+    never matches what was read (its fixes never written) holds nothing back."""
+    changed = moved(files, tree)
+    if not changed:
+        return []
+    listed = api.call("GET pull files", lambda: [f.filename for f in current.get_files()])
+    return [file for file in changed if file in listed]
 
 
 def _ours(
@@ -273,11 +316,13 @@ def _ours(
 def _declined(
     api: GitHubAPI, remote: Any, head: str, base: str, logins: frozenset[str], key: str
 ) -> bool:
-    """Whether a maintainer closed, without merging, a pull request of these very fixes."""
+    """Whether a maintainer closed, without merging, a pull request of these very fixes.
+    curator's markers are whole lines of the body: the rows show values from the list and
+    the services raw inside code spans, where a quoted marker is never a line of its own."""
     for pull in _ours(api, remote, head, base, logins, "closed"):
-        found = _KEY.search(pull.body or "")
-        body = pull.body or ""
-        if found and found.group(1) == key and not pull.merged_at and CLOSED not in body:
+        lines = (pull.body or "").splitlines()
+        keys = [m.group(1) for line in lines if (m := _KEY.fullmatch(line))]
+        if keys[:1] == [key] and not pull.merged_at and CLOSED not in lines:
             return True
     return False
 
@@ -303,9 +348,41 @@ def _push(
     message = f"curator: {count} safe fix{'es' if count != 1 else ''} from the nightly audit"
     made = api.call("POST commit", lambda: remote.create_git_commit(message, new_tree, [base]))
     if ref is None:
-        api.call("POST ref", lambda: remote.create_git_ref(f"refs/heads/{branch}", made.sha))
+        try:
+            api.call("POST ref", lambda: remote.create_git_ref(f"refs/heads/{branch}", made.sha))
+        except PublishError:
+            # A retry after a lost answer is refused ("Reference already exists"): what
+            # counts is whether the branch now holds this commit.
+            now = _branch_ref(api, remote, branch)
+            if now is None or now.object.sha != made.sha:
+                raise
     else:
         api.call("PATCH ref", lambda: ref.edit(made.sha, force=True))
+
+
+def _open(
+    api: GitHubAPI,
+    remote: Any,
+    where: tuple[str, str, frozenset[str]],
+    branch: str,
+    title: str,
+    body: str,
+) -> Any:
+    """Open the fix pull request (`where`: head label, default branch, our logins). A POST
+    is never sent twice; when it failed, GitHub may still have opened it (the answer was
+    lost): the pull request found then is the one."""
+    head, default, logins = where
+    try:
+        return api.call(
+            "POST pull",
+            lambda: remote.create_pull(base=default, head=branch, title=title, body=body),
+            creates=True,
+        )
+    except PublishError:
+        found = _ours(api, remote, head, default, logins, "open")
+        if not found:
+            raise
+        return found[0]
 
 
 def _branch_ref(api: GitHubAPI, remote: Any, branch: str) -> Any | None:
@@ -327,7 +404,13 @@ def _delete_branch(api: GitHubAPI, remote: Any, branch: str) -> bool:
     ref = _branch_ref(api, remote, branch)
     if ref is None:
         return False
-    api.call("DELETE ref", ref.delete)
+    try:
+        api.call("DELETE ref", ref.delete)
+    except PublishError:
+        # A retry after a lost answer is refused ("Reference does not exist"): what counts
+        # is whether the branch is gone.
+        if _branch_ref(api, remote, branch) is not None:
+            raise
     return True
 
 

@@ -9,7 +9,11 @@ same lines with the same text, keeps that review: it deletes the comments no lon
 (applied, outdated) and brings the body up to date. Otherwise it posts one COMMENT review
 with every suggestion, then deletes the comments of curator's earlier reviews and cuts their
 bodies to one line saying so. One review holds suggestions at any time. Ours means the marker
-at the start of the body AND an author of ours (comment.authors).
+at the start of the body AND an author of ours (comment.authors). A run that failed half way
+(a review posted, the earlier one not yet cleared; a probe left pending) is finished by the
+next: the newest review holding every suggestion is kept, copies elsewhere are deleted, and a
+DELETE answered 404 (gone already) is done. A review whose POST failed but was taken (the
+answer lost) is found by the same run.
 
 A review is all or nothing: one comment on a line outside the diff is a 422 for the whole
 review. Each suggestion is placed only on lines the pull request adds (`+` lines of its files'
@@ -25,9 +29,10 @@ here from sanitised values, and a text with control, bidi or invisible character
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -38,7 +43,7 @@ import github
 from curator.codes import CODES
 from curator.fix.model import lines_of
 from curator.fix.suggest import Suggestion
-from curator.publish.api import GitHubAPI, check_repo, is_ours
+from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
 from curator.report import sanitize as s
 from curator.report.context import Suggested
 
@@ -252,15 +257,26 @@ def post_suggestions(
     patches = api.call("GET pull files", lambda: {f.filename: f.patch for f in pull.get_files()})
     placed = place(fixes, patches)
     reviews, comments = _ours(api, pull, logins)
-    for pending in [r for r in reviews if r.state == "PENDING"]:
-        api.call("DELETE pending review", pending.delete)
+    pending = [r for r in reviews if r.state == "PENDING"]
+    for review in pending:
+        _delete(api, "DELETE pending review", review.delete)
+    # A pending review's comments went with it (a probe left by a failed run).
+    gone = {r.id for r in pending}
+    comments = [c for c in comments if c.pull_request_review_id not in gone]
     submitted = [r for r in reviews if r.state != "PENDING"]
     wanted = [review_comment(fix) for fix in placed.kept]
     body = review_body(placed.kept, placed.left)
     holder = _holding(submitted, comments, wanted)
     if holder is not None:
         return _keep(api, holder, submitted, comments, wanted, body, len(placed.left))
-    made, refused = _create(api, pull, repo, head, body, wanted) if wanted else (None, 0)
+    try:
+        made, refused = _create(api, pull, repo, head, body, wanted) if wanted else (None, 0)
+    except PublishError:
+        # A review is never POSTed twice; when the answer was lost GitHub may still have
+        # taken it: a new review of ours holding every suggestion is the one.
+        made, refused = _posted_anyway(api, pull, logins, submitted, wanted), 0
+        if made is None:
+            raise
     changed = _clear(api, submitted, comments, SUPERSEDED if made is not None else CLEARED)
     if made is not None:
         action, url = "posted", made.html_url or ""
@@ -269,6 +285,21 @@ def post_suggestions(
     return ReviewResult(
         action, len(wanted) - refused, len(placed.left) + refused, url, len(comments)
     )
+
+
+def _posted_anyway(
+    api: GitHubAPI,
+    pull: Any,
+    logins: frozenset[str],
+    before: Sequence[Any],
+    wanted: Sequence[dict[str, Any]],
+) -> Any | None:
+    """The review a failed POST made after all (one of ours, not among `before`, holding
+    every wanted suggestion), or None."""
+    reviews, comments = _ours(api, pull, logins)
+    earlier = {r.id for r in before}
+    new = [r for r in reviews if r.id not in earlier and r.state != "PENDING"]
+    return _holding(new, comments, wanted)
 
 
 def _keep(
@@ -284,7 +315,11 @@ def _keep(
     brought up to date), delete the comments no longer wanted (applied, outdated) and cut
     any other earlier review to a line. No new review."""
     want = {_wanted_key(w) for w in wanted}
-    extra = [c for c in comments if _comment_key(c) not in want]
+    # A wanted suggestion in another review is a copy (a run that failed between posting a
+    # review and clearing the earlier one leaves two): it goes too.
+    extra = [
+        c for c in comments if c.pull_request_review_id != holder.id or _comment_key(c) not in want
+    ]
     others = [r for r in reviews if r.id != holder.id]
     changed = _clear(api, others, extra, SUPERSEDED)
     if holder.body != body:
@@ -308,7 +343,7 @@ def _clear(api: GitHubAPI, reviews: Sequence[Any], comments: Sequence[Any], stub
     """Delete the earlier suggestions and cut their reviews' bodies to `stub`; whether
     anything changed."""
     for comment in comments:
-        api.call("DELETE review comment", comment.delete)
+        _delete(api, "DELETE review comment", comment.delete)
     edited = [r for r in reviews if r.body != stub]
     for review in edited:
         api.call("PUT review", partial(review.edit, stub))
@@ -322,12 +357,12 @@ def _holding(
     same lines with the same text (as the contributor commits some, the rest stay put)."""
     if not wanted:
         return None
-    by_key = {_comment_key(c): c for c in comments}
-    found = [by_key.get(_wanted_key(w)) for w in wanted]
-    holders = {c.pull_request_review_id for c in found if c is not None}
-    if None in found or len(holders) != 1:
-        return None
-    return next((r for r in reviews if r.id in holders), None)
+    keys = {_wanted_key(w) for w in wanted}
+    held: dict[int, set[tuple[str, int, int, str]]] = defaultdict(set)
+    for comment in comments:
+        held[comment.pull_request_review_id].add(_comment_key(comment))
+    # The newest first: a run that failed after posting leaves it beside the earlier one.
+    return next((r for r in reversed(reviews) if keys <= held[r.id]), None)
 
 
 def _comment_key(comment: Any) -> tuple[str, int, int, str]:
@@ -380,5 +415,16 @@ def _accepted(api: GitHubAPI, pull: Any, commit: Any, comment: dict[str, Any]) -
     probe = _review(api, pull, commit, MARKER, [comment], "")
     if probe is None:
         return False
-    api.call("DELETE pending review", probe.delete)
+    _delete(api, "DELETE pending review", probe.delete)
     return True
+
+
+def _delete(api: GitHubAPI, what: str, delete: Any) -> None:
+    """A DELETE under the retry policy. A 404 means it is gone already (a try whose answer
+    was lost, then retried; a comment that went with its pending review): done, not failed."""
+
+    def once() -> None:
+        with contextlib.suppress(github.UnknownObjectException):
+            delete()
+
+    api.call(what, once)

@@ -10,7 +10,10 @@ comment or ref DELETE 204). The refusals are GitHub's own words where a public t
 them (a review comment off the diff, a second pending review, dismissing a commented review);
 the others ("Reference already exists", "Update is not a fast forward") follow the REST
 documentation. Objects carry real git SHAs: a list repository's history is loaded from a
-local git repository (`load_git`), and a blob POSTed is hashed as git hashes it.
+local git repository (`load_git`), and a blob POSTed is hashed as git hashes it. An open
+pull request's head follows its branch, and its files are listed against the merge base, as
+GitHub's are. `faults` serves chosen failures (409, 422, 5xx, a lost answer) at chosen
+requests, before or after the request takes effect (`Fault`).
 """
 
 from __future__ import annotations
@@ -54,6 +57,45 @@ def unprocessable(*errors: Any, message: str = "Unprocessable Entity", doc: str 
     return Reply.json(body, 422)
 
 
+#: The bodies GitHub answers with these statuses (its error JSON: message, documentation).
+FAULT_BODIES = {
+    409: {"message": "Conflict", "documentation_url": f"{DOCS}/git/refs", "status": "409"},
+    422: {
+        "message": "Validation Failed",
+        "errors": [{"resource": "Request", "code": "custom", "message": "refused"}],
+        "documentation_url": DOCS,
+        "status": "422",
+    },
+    500: {"message": "Server Error"},
+    502: {"message": "Server Error"},
+}
+
+
+@dataclass
+class Fault:
+    """A failure served for the requests `method` `path` (a regex searched in the path):
+    `times` of them (from the `skip`+1-th match on), with `status` and GitHub's error JSON.
+    With `after`, the request takes effect first and only its answer fails (a 5xx after the
+    write, or no answer at all when `reset`): the case a retry or a second run must find."""
+
+    method: str
+    path: str
+    status: int = 500
+    times: int = 1
+    after: bool = False
+    reset: bool = False
+    skip: int = 0
+    served: int = 0
+
+    def matches(self, req: Request) -> bool:
+        return req.method == self.method and re.search(self.path, req.path) is not None
+
+    def reply(self) -> Reply:
+        if self.reset:
+            return Reply(reset=True)
+        return Reply.json(FAULT_BODIES.get(self.status, {"message": "Error"}), self.status)
+
+
 def patch_of(before: str, after: str) -> str:
     """A file's `patch` as the pull files API gives it: the unified diff's hunks, 3 lines of
     context, split at "\\n" only (a carriage return stays in its line)."""
@@ -78,9 +120,24 @@ class FakeGitHubPulls(FakeGitHub):
     refuse_lines: set[tuple[str, int]] = field(default_factory=set)
     #: (method, ref) of every write to a ref, in order
     ref_writes: list[tuple[str, str]] = field(default_factory=list)
+    #: failures to serve at chosen requests (see Fault)
+    faults: list[Fault] = field(default_factory=list)
 
     def routes(self) -> tuple[tuple[str, str, str], ...]:
         return _PULL_ROUTES + super().routes()
+
+    def handle(self, req: Request) -> Reply:
+        """Route one request, unless a fault is due for it."""
+        due = [f for f in self.faults if f.matches(req) and f.served < f.times]
+        fault = due[0] if due else None
+        if fault is None or fault.skip > 0:
+            if fault is not None:
+                fault.skip -= 1
+            return super().handle(req)
+        fault.served += 1
+        if fault.after:
+            super().handle(req)
+        return fault.reply()
 
     # -- seeding -------------------------------------------------------------------------
     def load_git(self, repo: str, folder: Path) -> None:
@@ -294,6 +351,13 @@ class FakeGitHubPulls(FakeGitHub):
         base, head = pull["base"]["sha"], pull["head"]["sha"]
         if base not in self.git_commits or head not in self.git_commits:
             return []
+        # GitHub compares the head with its merge base on the base branch: a branch rebuilt
+        # on a newer base shows only its own changes. (A world whose base branch already
+        # holds the head keeps the base the pull request was opened on.)
+        tip = self.branch(pull["_repo"], pull["base"]["ref"])
+        merged = self._merge_base(head, tip) if tip else base
+        if merged != head and self._descends(merged, base):
+            base = merged
         before = self.trees[self.git_commits[base]["tree"]]
         after = self.trees[self.git_commits[head]["tree"]]
         out = []
@@ -509,6 +573,7 @@ class FakeGitHubPulls(FakeGitHub):
             return unprocessable(message="Object does not exist", doc="git/refs")
         self.refs[(repo, ref)] = data["sha"]
         self.ref_writes.append(("POST", ref))
+        self._follow(repo, ref)
         return Reply.json(self._ref_object(repo, ref), 201)
 
     def update_ref(self, req: Request, owner: str, name: str, ref: str) -> Reply:
@@ -521,6 +586,7 @@ class FakeGitHubPulls(FakeGitHub):
             return unprocessable(message="Update is not a fast forward", doc="git/refs")
         self.refs[(repo, ref)] = data["sha"]
         self.ref_writes.append(("PATCH", ref))
+        self._follow(repo, ref)
         return Reply.json(self._ref_object(repo, ref))
 
     def delete_ref(self, req: Request, owner: str, name: str, ref: str) -> Reply:
@@ -528,6 +594,30 @@ class FakeGitHubPulls(FakeGitHub):
             return unprocessable(message="Reference does not exist", doc="git/refs")
         self.ref_writes.append(("DELETE", ref))
         return Reply(204, {})
+
+    def _follow(self, repo: str, ref: str) -> None:
+        """Open pull requests from branch `ref` of `repo` follow it, as GitHub's heads do."""
+        for pull in self.pulls_of(repo, "open"):
+            head = pull["head"]
+            if f"heads/{head['ref']}" == ref and head["repo"]["full_name"] == repo:
+                head["sha"] = self.refs[(repo, ref)]
+
+    def _merge_base(self, head: str, other: str) -> str:
+        """The nearest commit of `other`'s history that `head` descends from (else `other`)."""
+        mine: set[str] = set()
+        todo = [head]
+        while todo:
+            at = todo.pop()
+            if at not in mine:
+                mine.add(at)
+                todo += self.git_commits.get(at, {}).get("parents", [])
+        queue = [other]
+        while queue:
+            at = queue.pop(0)
+            if at in mine:
+                return at
+            queue += self.git_commits.get(at, {}).get("parents", [])
+        return other
 
     def _descends(self, sha: str, ancestor: str) -> bool:
         todo = [sha]

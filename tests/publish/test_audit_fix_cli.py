@@ -9,17 +9,28 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 
 from curator.cli import main
 from curator.codes import UNVERIFIED
 from curator.publish.api import GitHubAPI
+from curator.publish.fixpr import MARKER as FIX_MARKER
 from curator.publish.fixpr import run_fix_pr
 from curator.report.context import RenderContext
+from curator.sources.reading import entries_of
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github_pulls import FakeGitHubPulls
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble
-from tests.publish.world import HEAD, REPO, RIGHT_TITLE, commit, head_fixes, list_repo
+from tests.publish.world import (
+    HEAD,
+    REPO,
+    RIGHT_TITLE,
+    assert_inert,
+    commit,
+    head_fixes,
+    list_repo,
+)
 
 OFFLINE = ["--skip", "arxiv,github,web,scope"]
 
@@ -150,3 +161,66 @@ def test_an_arxiv_outage_still_keeps_the_fix_pull_request(
     assert main(AUDIT_FIX) == 0
     assert f"fix pull request kept #{number}" in capsys.readouterr().out
     assert len(pulls.ref_writes) == writes
+
+
+def test_a_merge_during_the_audit_keeps_the_fix_pull_request_and_says_so(
+    checked: ArxivDouble,
+    listed: Path,
+    pulls: FakeGitHubPulls,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 29: main's README changed after the audit read it. The open fix pull request
+    still holds needed fixes: kept, untouched, and the run's output says why."""
+    number = _opened(capsys)
+    read = (listed / "README.md").read_text(encoding="utf-8")
+    commit(listed, {"README.md": read + "- merged meanwhile\n"}, "a merge during the run")
+    pulls.load_git(REPO, listed)
+    (listed / "README.md").write_text(read, encoding="utf-8")  # what the audit read
+    writes = len(pulls.ref_writes)
+    assert main(AUDIT_FIX) == 0
+    out = capsys.readouterr().out
+    assert f"fix pull request kept #{number}" in out
+    assert "fix pull request kept as it is: README.md changed on main since" in out
+    assert [p["state"] for p in pulls.pulls_of(REPO)] == ["open"]
+    assert len(pulls.ref_writes) == writes
+
+
+#: arXiv's answer for Reflexion: two words off the entry's title (a safe title fix) and full
+#: of what could break out of a code span, a table, an HTML comment or a <details> block.
+HOSTILE_OFFICIAL = (
+    "Reflexion: Language Agents with ```` <!-- </details> Verbal Reinforcement Learning | @org -->"
+)
+
+
+def test_a_hostile_title_from_arxiv_reaches_the_fix_pull_request_only_inert(
+    checked: ArxivDouble,
+    listed: Path,
+    pulls: FakeGitHubPulls,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 29, held: the title is written into the list escaped (the entry reads back as
+    arXiv's title), shown in the body in code spans; the branch, the commit message and the
+    title are curator's own words; the only HTML comments are curator's markers."""
+    checked.papers["2303.11366"] = Paper(
+        "2303.11366", HOSTILE_OFFICIAL, published="2023-03-20T12:00:00Z"
+    )
+    _opened(capsys)
+    (pull,) = [p for p in pulls.pulls_of(REPO) if p["body"].startswith(FIX_MARKER)]
+    assert pull["title"] == "curator: 2 fixes from the nightly audit"
+    assert "arxiv-title-mismatch" in pull["body"]
+    assert_inert(pull["body"])
+    comments = re.findall(
+        r"<!--.*?-->", MarkdownIt("commonmark", {"html": True}).render(pull["body"])
+    )
+    assert comments == [FIX_MARKER, comments[1]] and "fixes-key" in comments[1]
+    tip = pulls.branch(REPO, "curator/fixes")
+    assert tip is not None and {ref for _, ref in pulls.refs} == {
+        "heads/main",
+        "heads/curator/fixes",
+    }
+    assert pulls.git_commits[tip]["message"] == "curator: 2 safe fixes from the nightly audit"
+    fixed = (pulls.file_at(tip, "README.md") or b"").decode()
+    html = MarkdownIt("commonmark", {"html": True}).render(fixed)
+    assert "<!--" not in html and "</details>" not in html and "<img" not in html
+    (entry,) = [e for e in entries_of("README.md", fixed) or [] if e.subject == "arxiv:2303.11366"]
+    assert entry.title == HOSTILE_OFFICIAL

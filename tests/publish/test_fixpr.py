@@ -201,3 +201,25 @@ def test_an_incomplete_audit_keeps_the_open_pull_request(
     assert [p["state"] for p in fix_prs(pulls)] == ["open"]
     assert pulls.branch(REPO, BRANCH) is not None
     assert run_fix_pr(pulls_api, REPO, [], CTX).action == "closed"
+
+
+def test_a_file_never_written_does_not_hold_the_pull_request_back(
+    folder: Path, pulls: FakeGitHubPulls, pulls_api: GitHubAPI
+) -> None:
+    """A file whose blob never matches what was read (its fixes were never in the pull
+    request) is left out as before; the pull request still follows the other fixes."""
+    other = "- [Wrong](https://arxiv.org/abs/2305.10250) (2023-01)\n"
+    commit(folder, {"docs/other.md": other}, "a second list")
+    pulls.load_git(REPO, folder)
+    opened = run_fix_pr(pulls_api, REPO, [head_fixes()], CTX)
+    read = "\ufeff" + other.replace("\n", "\r\n")  # not the blob: a checkout that differs
+    start = read.index("2023-01")
+    stray = FileFix(
+        "docs/other.md",
+        read,
+        (replace(head_fixes().edits[1], file="docs/other.md", start=start, end=start + 7),),
+    )
+    only = FileFix("README.md", HEAD, head_fixes().edits[:1])
+    result = run_fix_pr(pulls_api, REPO, [only, stray], CTX)
+    assert (result.action, result.number) == ("updated", opened.number) and not result.why
+    assert result.left == ("docs/other.md: changed on the default branch since it was read",)

@@ -21,7 +21,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "reliability.md"
 #: Modules that declare `CASES = {case: category}`; their tests record every one of them.
 MODULES = (
     "test_faults", "test_hostile", "test_properties", "test_state", "test_tokens",
-    "test_no_network", "test_trust", "test_reading", "test_could_not_tell",
+    "test_no_network", "test_trust", "test_reading", "test_could_not_tell", "test_publishing",
 )  # fmt: skip
 CATEGORY_TITLES = {
     "fault": "Faults injected (survived: exit 0, right findings, clean cache, in budget)",

@@ -9,6 +9,7 @@ and leave in the SQLite cache exactly the answers the services really gave.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import API_SAMPLES
-from tests.doubles.arxiv import ATOM_TYPE
-from tests.doubles.server import LoopbackServer, Reply
+from tests.doubles.arxiv import ATOM_TYPE, Paper
+from tests.doubles.server import LoopbackServer, Reply, Request
 from tests.reliability.conftest import Record
 from tests.reliability.world import (
     P1,
@@ -213,3 +214,124 @@ def _assert_cache(stage: Stage, fault: Fault) -> None:
     if R2 in github:
         assert rows["github", R2]["outcome"] == "found"
         assert rows["github", R2]["meta"]["archived"] is True
+
+
+# -- part of a run failing (issue 29) ----------------------------------------------------------
+#: Six papers in batches of two (each with the resolver's control ID): the batch holding
+#: PART fails on every try, in one way per case, while the other batches answer.
+SIX = [(f"2402.{n:05d}", f"A Study of Memory Number {n}", f"2024-02-{n + 1:02d}") for n in range(6)]
+PART = {"2402.00004", "2402.00005"}
+
+
+def _truncated(real: Reply) -> Reply:
+    return Reply(200, real.headers, real.body[: len(real.body) * 2 // 3])
+
+
+PARTIAL: dict[str, Callable[[Reply], Reply]] = {
+    "arxiv-one-batch-of-three-503-always": lambda real: Reply(503, {"Retry-After": "0"}),
+    "arxiv-one-batch-of-three-cut-feed-always": _truncated,
+    "arxiv-one-batch-of-three-empty-feed-always": lambda real: Reply(
+        200, real.headers, real.body.split(b"<entry>")[0] + b"</feed>"
+    ),
+}
+CASES.update(dict.fromkeys(PARTIAL, "fault"))
+
+
+@pytest.mark.parametrize("case", list(PARTIAL))
+def test_part_of_the_run_failing(
+    case: str,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    """Some batches answer, one fails on every try: its papers are unverified (never
+    not-found), the others verified, the report counts what could not be verified, and only
+    the real answers are cached."""
+    stage = Stage(tmp_path, loopback, monkeypatch, capsys, settings={"arxiv_batch_size": 2})
+    served = []
+
+    def part_fails(req: Request) -> Reply:
+        real = stage.arxiv.handle(req)
+        if PART & set(req.query.get("id_list", [""])[0].split(",")):
+            served.append(req)
+            return PARTIAL[case](real)
+        return real
+
+    loopback.route("GET", "/api/query", part_fails)  # before the double's own route
+    stage.build()
+    lines = ["section: Methods", "papers:"]
+    for base, title, date in SIX:
+        stage.arxiv.papers[base] = Paper(base, title, published=f"{date}T12:00:00Z")
+        lines += [f'  - title: "{title}"', f'    arxiv: "{base}"', f'    date: "{date}"']
+    (stage.root / "data" / "papers.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = stage.run("data/papers.yaml", "--skip", "github,web,scope")
+    assert run.status == 0, run.stderr
+    assert "Traceback" not in run.stderr and served
+    unverified = {f"arxiv:{base}" for base in PART}
+    assert run.findings() == {("arxiv-unverified", s) for s in unverified}
+    rows = stage.cache_rows()
+    assert {s for service, s in rows if service == "arxiv"} == {
+        f"arxiv:{base}" for base, _, _ in SIX if base not in PART
+    }
+    status = {
+        subject: meta["status"]
+        for entry in run.report["entries"]
+        for subject, meta in entry["metadata"].items()
+    }
+    assert status == {f"arxiv:{b}": "unverified" if b in PART else "found" for b, _, _ in SIX}
+    record(
+        case,
+        "exit 0: 4 papers verified, the failing batch's 2 arxiv-unverified, 4 cached",
+        faults=len(served),
+        seconds=run.elapsed,
+    )
+
+
+def _double(server: LoopbackServer, req: Request, double: object) -> Reply:
+    """What `double` itself answers `req` (past any interposer in front of it)."""
+    for method, prefix, handler in server._routes:
+        owner = getattr(handler, "__self__", None)
+        if owner is double and method in (req.method, "*") and req.path.startswith(prefix):
+            return handler(req)
+    return Reply(404)
+
+
+def test_a_repository_graphql_leaves_out_without_an_error(
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    """GraphQL answers 200 with data for one repository and null for the other, with no
+    error to say why: that repository is unverified (not "not found"), never cached."""
+    stage = Stage(tmp_path, loopback, monkeypatch, capsys)
+    served = []
+
+    def null_one(req: Request) -> Reply:
+        real = _double(loopback, req, stage.github)
+        body = json.loads(real.body)
+        for alias, node in body["data"].items():
+            if node and node["nameWithOwner"].lower() == R1.removeprefix("github:"):
+                body["data"][alias] = None
+                served.append(alias)
+        body.pop("errors", None)
+        return Reply.json(body, real.status, real.headers)
+
+    loopback.route("POST", "/graphql", null_one)
+    stage.build()
+    run = stage.run()
+    assert run.status == 0, run.stderr
+    assert served and run.findings() == expected_findings(True, {R1: False, R2: True})
+    _assert_cache(stage, Fault(_graphql_error, repos_ok={R1: False, R2: True}))
+    record(
+        "github-graphql-repository-left-out-without-error",
+        "exit 0: the repository left out is repo-unverified (never not-found), not cached",
+        faults=len(served),
+        seconds=run.elapsed,
+    )
+
+
+CASES["github-graphql-repository-left-out-without-error"] = "fault"

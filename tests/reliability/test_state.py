@@ -8,6 +8,7 @@ one curator comment.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -19,10 +20,20 @@ from pathlib import Path
 import pytest
 
 from curator.report import json as json_report
+from tests.doubles.arxiv import ArxivDouble
 from tests.doubles.github_issues import FakeGitHub
 from tests.doubles.server import LoopbackServer, Reply, Request
 from tests.reliability.conftest import Record
-from tests.reliability.world import P1, P2, R1, R2, Stage, expected_findings, run_cli
+from tests.reliability.world import (
+    P1,
+    P2,
+    R1,
+    R2,
+    Stage,
+    cache_rows,
+    expected_findings,
+    run_cli,
+)
 from tests.report.sample import realistic_report
 
 CASES = {
@@ -30,17 +41,20 @@ CASES = {
     "sigkill-mid-resolve-leaves-usable-cache": "state",
     "comment-create-fails-after-list": "state",
     "comment-created-but-answer-lost": "state",
+    "four-writers-one-new-cache-at-once": "state",
+    "run-in-an-outage-beside-a-run-with-answers": "state",
 }
 REPO = "acme/awesome-llm-memory"
 MARKER = "<!-- curator:report -->"
 
 
-def _spawn(stage: Stage, *args: str) -> subprocess.Popen[bytes]:
-    """`curator check` in a child process, in the stage's root with its environment."""
+def _spawn(stage: Stage, *args: str, **env: str) -> subprocess.Popen[bytes]:
+    """`curator check` in a child process, in the stage's root with its environment (and
+    `env` on top)."""
     return subprocess.Popen(
         [sys.executable, "-m", "curator", "check", *args, "--fail-on", "error"],
         cwd=stage.root,
-        env=dict(os.environ),
+        env={**os.environ, **env},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -210,4 +224,99 @@ def test_comment_created_but_answer_lost_leaves_one_comment(
         "comment-created-but-answer-lost",
         f"first run exit {first.status}; after the next run exactly 1 comment",
         figures={"create requests": posts, "curator comments": len(_ours(fake))},
+    )
+
+
+WRITERS = 4
+ROUNDS = 40
+
+
+def test_four_writers_on_one_new_cache_at_once(tmp_path: Path, record: Record) -> None:
+    """Issue 29: four processes open one cache file that does not exist yet at the same
+    instant, then write, read back, keep and stamp through it at once: no "database is
+    locked", no read that comes back wrong, no row lost, an intact file."""
+    path = tmp_path / "shared" / "cache.sqlite"
+    start = time.time() + 1.5  # every writer imported and waiting before it
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.reliability.cache_writer", str(path), f"w{n}",
+             str(ROUNDS), str(start)],
+            cwd=Path(__file__).resolve().parents[2],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for n in range(WRITERS)
+    ]  # fmt: skip
+    outs = [child.communicate(timeout=120) for child in children]
+    elapsed = time.time() - start
+    assert [c.returncode for c in children] == [0] * WRITERS, [err[-500:] for _, err in outs]
+    results = [json.loads(out) for out, _ in outs]
+    assert all(r == {"wrong": [], "warnings": []} for r in results), results
+    rows = cache_rows(path)
+    own = {(s, subject) for s, subject in rows if s == "github"}
+    assert len(own) == WRITERS * 25 and len([k for k in rows if k[0] == "arxiv"]) == 40
+    for n in range(WRITERS):  # each writer's last round is what stays of its own rows
+        assert rows["github", f"github:w{n}/repo-0"]["round"] == ROUNDS - 1
+    assert _integrity(path) == "ok"
+    db = sqlite3.connect(path)
+    try:
+        kept = db.execute("SELECT count(*) FROM kept").fetchone()[0]
+        stamps = db.execute("SELECT count(*) FROM stamps").fetchone()[0]
+    finally:
+        db.close()
+    assert (kept, stamps) == (WRITERS * ROUNDS, WRITERS)
+    record(
+        "four-writers-one-new-cache-at-once",
+        f"{WRITERS} processes x {ROUNDS} rounds on a new file: no lock error, no wrong read, "
+        "no row lost, integrity ok",
+        figures={"rows": len(rows), "kept": kept},
+        seconds=elapsed,
+    )
+
+
+def test_a_run_in_an_outage_beside_a_run_with_answers(
+    tmp_path: Path,
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    record: Record,
+) -> None:
+    """Issue 29: two runs share one cache at once; one of them finds arXiv down (every try
+    503), the other gets its answers. The outage is never cached and removes nothing: the
+    answers the other run stored stay, and a third run asks arXiv nothing."""
+    stage = Stage(
+        tmp_path, loopback, monkeypatch, capsys, settings={"service_budget": 10.0, "timeout": 5.0}
+    ).build()
+    stage.arxiv.fail("slow:0.6")  # the answered run is still writing while the other fails
+    with LoopbackServer() as down:
+        dead = ArxivDouble()
+        dead_url = dead.install(down)
+        dead.fail(*["503"] * 30)
+        started = time.monotonic()
+        answered = _spawn(stage, "data/papers.yaml", "--format", "json", "--output", "a.json")
+        outage = _spawn(
+            stage, "data/papers.yaml", "--format", "json", "--output", "b.json",
+            CURATOR_ARXIV_API_URL=dead_url,
+        )  # fmt: skip
+        outs = [p.communicate(timeout=60) for p in (answered, outage)]
+        elapsed = time.monotonic() - started
+        assert dead.requests(), "the outage run did not ask its arXiv"
+    assert [answered.returncode, outage.returncode] == [0, 0], outs
+    failed = json.loads((stage.root / "b.json").read_text(encoding="utf-8"))
+    assert {f["code"] for f in failed["findings"] if f["subject"] in (P1, P2)} == {
+        "arxiv-unverified"
+    }
+    rows = stage.cache_rows()
+    assert {s for service, s in rows if service == "arxiv"} == {P1, P2}
+    assert all(rows["arxiv", p]["title"] == stage.arxiv.papers[p[6:]].title for p in (P1, P2))
+    assert _integrity(stage.cache_path) == "ok"
+    again = stage.run("data/papers.yaml")
+    assert again.status == 0 and again.report["requests"]["arxiv"] == 0
+    assert again.findings() == {("arxiv-date-mismatch", P2)}
+    record(
+        "run-in-an-outage-beside-a-run-with-answers",
+        "both exit 0; the outage run's papers unverified, the other's answers cached and kept; "
+        "a third run asks arXiv nothing",
+        faults=len(dead.requests()),
+        seconds=elapsed,
     )
