@@ -146,7 +146,19 @@ def build(
         if env.get(var, "") != "":
             values[name] = env[var]
     values.update({k: v for k, v in cli.items() if v is not None})
+    if "paths" not in values:
+        values["paths"] = default_paths(files)
     return replace(Options(), **_coerce(values))
+
+
+def default_paths(files: ConfigFiles) -> tuple[str, ...]:
+    """What to check when nothing names it: `data` (the catalogue), else the `README.md` of a
+    repository that has no `data/`, an awesome-list. `files` decides: in pull-request mode the
+    base revision, so the pull request that adopts curator is checked on its list, and no pull
+    request can move the check to another file by adding or removing a folder."""
+    if not files.is_dir("data") and files.read("README.md") is not None:
+        return ("README.md",)
+    return ("data",)
 
 
 #: Fields no file may set: the run's own facts, the token, and what `severity` derives.

@@ -99,9 +99,10 @@ def scope_not_checked(options: Options) -> str:
     where = files.display(folder or ".") if isinstance(files, WorkingTree) else folder or "."
     with contextlib.suppress(ValueError):
         where = Path(where).resolve().relative_to(Path(options.root).resolve()).as_posix()
+    # No preset is named: a preset is another list's policy, not a default to reach for.
     return (
-        f"scope not checked: no scope.yaml in {where} and no scope preset "
-        f"(--scope-preset {SCOPE_PRESETS[0]})"
+        f"scope not checked: no scope.yaml in {where} and no scope preset (no hard gate; a "
+        "pull request's new papers are weighed against the list's own)"
     )
 
 

@@ -18,12 +18,12 @@ learned is kept in the cache under a digest of all of its inputs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from functools import cache as cache_result
 from importlib import resources
 
+from curator import json_text
 from curator.checks.interface import CheckContext
 from curator.model import Entry, EntryResult, Finding, Kind, Service, Verdict
 from curator.resolvers.cache import Cache
@@ -131,7 +131,7 @@ def shipped_background() -> tuple[Paper, ...]:
     """The small background curator ships (`presets/relevance-background.json`): titles of
     papers of the field that a list's screening did not take, for a cache that holds few."""
     raw = resources.files("curator.presets").joinpath(SHIPPED).read_text(encoding="utf-8")
-    data = json.loads(raw)
+    data = json_text.loads(raw)
     return tuple(Paper(f"arxiv:{i}", str(t)) for i, t in data["papers"])
 
 

@@ -29,7 +29,7 @@ CATEGORY_TITLES = {
     "property": "Property tests (hypothesis)",
     "state": "Concurrency and state",
     "token": "Token hygiene",
-    "attack": "Attacks of issue 12 (no network, hostile pull request)",
+    "attack": "Attacks (issues 12 and 29: no network, hostile pull requests, hidden text)",
 }
 _ROW = re.compile(r"^\| (?P<category>[a-z]+) \| `(?P<case>[^`]+)` \|")
 

@@ -175,19 +175,22 @@ def test_usage_errors_exit_2(
     assert "Traceback" not in err
 
 
-def test_no_path_where_the_list_is_a_readme_says_to_give_it(
+def test_no_path_checks_data_else_the_readme(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """An awesome-list repository has no data/: `curator check` alone says what to give."""
+    """Nothing named: data/, else (an awesome-list repository) README.md; neither: an error."""
     monkeypatch.chdir(tmp_path)
     assert main(["check", *OFFLINE]) == 2
     assert capsys.readouterr().err == "curator: error: data: no such file or folder\n"
-    (tmp_path / "README.md").write_text("# Awesome memory\n")
-    assert main(["fix", *OFFLINE]) == 2
-    assert capsys.readouterr().err == (
-        "curator: error: data: no such file or folder (is the list README.md? give it as the "
-        "PATH)\n"
+    (tmp_path / "README.md").write_text(
+        "# Awesome memory\n- [MemGPT](https://arxiv.org/abs/2310.08560)\n"
     )
+    # With no data/, the README is the list (what nothing names is checked).
+    assert main(["check", *OFFLINE, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["entries"][0]["source"]["file"] == "README.md"
+    (tmp_path / "data").mkdir()
+    assert main(["check", *OFFLINE, "--format", "json"]) == 2
+    assert capsys.readouterr().err.startswith("curator: error: data: no catalogue files")
 
 
 @pytest.mark.parametrize(
