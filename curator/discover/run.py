@@ -26,8 +26,10 @@ from curator.resolvers.interface import Counter
 from curator.scope import ScopeRules
 from curator.scope.relevance import MIN_LISTED, Model
 
-#: Cache service of the remembered days: `<query key>:<YYYY-MM-DD>` -> {"ids": [...]}.
-DAYS = "arxiv-discover"
+#: Cache service of the remembered days: `<query key>:<YYYY-MM-DD>` -> {"ids": [...]}. Named
+#: anew (issue 29): days an earlier version remembered from arXiv's empty answer cannot be told
+#: from days without papers, so none of them is trusted; their window is asked once again.
+DAYS = "arxiv-discover-2"
 
 
 @dataclass(frozen=True)

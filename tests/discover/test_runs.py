@@ -6,13 +6,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import sqlite3
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 
 from curator.discover import render
-from curator.discover.run import Request, discover
+from curator.discover.run import DAYS, Request, discover
 from curator.discover.window import SETTLE
 from tests.conftest import SAMPLES
 from tests.discover.world import LATER, SINCE, UNTIL, World, build_world, write_list
@@ -299,3 +300,32 @@ def test_the_spacing_holds_across_runs(small: World, loopback: LoopbackServer) -
     discover(options, Request(SINCE, SINCE), LATER)
     discover(options, Request(UNTIL, UNTIL), LATER)
     assert len(small.arxiv.searches()) == 2 and small.arxiv.gaps()[0] >= 0.29
+
+
+def test_days_an_earlier_version_remembered_are_asked_again(
+    small: World, loopback: LoopbackServer
+) -> None:
+    """An earlier version stored arXiv's empty answer as days without papers; those rows
+    cannot be told from real ones, so the days are asked again (the days' store is named
+    anew), and the paper submitted on one of them is found."""
+    url = small.arxiv.install(loopback)
+    _one_paper(small)
+    first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert first.complete and [c.id for c in first.candidates] == ["2609.00001"]
+    with sqlite3.connect(small.root / "cache.sqlite") as db:
+        days = db.execute(
+            "SELECT subject, fetched_at FROM entries WHERE service = ? AND subject NOT LIKE "
+            "'%:latest'",
+            (DAYS,),
+        ).fetchall()
+        assert days
+        db.execute("DELETE FROM entries WHERE service IN (?, 'arxiv')", (DAYS,))
+        # What the earlier version kept after the glitch: every day empty, under its name.
+        db.executemany(
+            "INSERT INTO entries (service, subject, value, fetched_at) "
+            "VALUES ('arxiv-discover', ?, '{\"ids\": []}', ?)",
+            days,
+        )
+    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    assert again.remembered == 0 and again.requests >= 1
+    assert [c.id for c in again.candidates] == ["2609.00001"]
