@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,11 +30,9 @@ def add_explain(sub: Any) -> None:
 def run_explain(args: argparse.Namespace) -> int:
     """Resolve one paper (cache first), apply rules/scope.yaml, print the trail."""
     from curator.cli.check import options_from
-    from curator.model import Entry, Kind, Service, Source
+    from curator.model import Entry, Kind, Source
     from curator.normalize import link_for, parse_arxiv_id
-    from curator.pipeline import resolve
-    from curator.report.terminal import fit, inert, terminal_width
-    from curator.resolvers.interface import Unverified
+    from curator.report.terminal import fit, terminal_width
     from curator.rulefiles import load_rules
     from curator.scope.explain import explain
     from curator.scope.stage import paper_text
@@ -46,29 +43,18 @@ def run_explain(args: argparse.Namespace) -> int:
     options = options_from(args)
     rules = load_rules(options)
     if "scope" not in rules:
-        from curator.presets import SCOPE_PRESETS
-        from curator.report.terminal import shown_path
-        from curator.rulefiles import rules_folder
-
-        where = shown_path(str(rules_folder(options) / "scope.yaml"), os.getcwd())
-        presets = ", ".join(SCOPE_PRESETS)
-        raise UsageError(
-            f"no scope rules at {where} (or give --scope-preset, or scope_preset in "
-            f"rules/curator.yaml: {presets})"
-        )
+        # No policy: the list's own papers are its scope, as `check` weighs a pull request.
+        return _explain_against_list(args, options, rules, parsed.subject, parsed.base)
+    # Without the official title and abstract (a note says so) the trail decides on nothing.
+    outcome = _resolved(parsed.subject, parsed.base, options, rules, None)
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
-    outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes
-    outcome = outcomes.get(parsed.subject)
-    if isinstance(outcome, Unverified):
-        # Without the official title and abstract the trail below decides on nothing.
-        print(f"note: arXiv could not be asked ({inert(outcome.reason)}); no official metadata")
     paper = paper_text(entry, outcome)
     from curator.scope.recorded import recorded_decisions
 
-    # The decisions file and the screening records (an inline marker is on a list's line:
-    # `check` reads those).
-    recorded = recorded_decisions(options, rules, ()).get(parsed.subject)
+    # The decisions file, the screening records and the inline markers of the list's files
+    # (when the list can be read: the policy's trail does not need it otherwise).
+    recorded = recorded_decisions(options, rules, _list_files(options)).get(parsed.subject)
     trail = explain(
         parsed.subject,
         paper,
@@ -80,6 +66,84 @@ def run_explain(args: argparse.Namespace) -> int:
     # The title, quotes and rule texts are not ours: inert, and fitted to the terminal.
     sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
     return 0
+
+
+def _list_files(options: Any) -> tuple[str, ...]:
+    """The files the list is read from, for their inline markers; none when it cannot be read."""
+    from curator.checks.interface import CheckContext
+    from curator.errors import InputError
+    from curator.pipeline import load
+
+    try:
+        entries = load(options.paths, CheckContext(options)).entries
+    except InputError:
+        return ()
+    # As `check` names them: the files its entries were read from, as the paths gave them.
+    return tuple(dict.fromkeys(e.source.file for e in entries))
+
+
+def _resolved(subject: str, base: str, options: Any, rules: Any, cache: Any) -> Any:
+    """arXiv's answer for the paper (cache first), None when arXiv is skipped; a note on
+    stdout when arXiv could not be asked."""
+    from curator.model import Entry, Kind, Service, Source
+    from curator.normalize import link_for
+    from curator.pipeline import resolve
+    from curator.report.terminal import inert
+    from curator.resolvers.interface import Unverified
+
+    if options.skips(Service.ARXIV):
+        return None
+    link = link_for("paper", f"https://arxiv.org/abs/{base}")
+    entry = Entry(subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
+    outcome = resolve([entry], options, rules, cache).outcomes.get(subject)
+    if isinstance(outcome, Unverified):
+        print(f"note: arXiv could not be asked ({inert(outcome.reason)}); no official metadata")
+    return outcome
+
+
+def _explain_against_list(
+    args: argparse.Namespace, options: Any, rules: Any, subject: str, base: str
+) -> int:
+    """A list without a scope policy: the paper against the list's own papers, with the model
+    and verdict `check` uses in a pull request (the asked paper left out of it)."""
+    from curator.checks.interface import CheckContext
+    from curator.model import Kind
+    from curator.pipeline import load, open_cache, screening_records
+    from curator.report.terminal import fit, terminal_width
+    from curator.resolvers.interface import Found, Moved
+    from curator.scope.explain_list import Asked, explain_against_list
+    from curator.scope.recorded import recorded_decisions
+    from curator.scope.relevant import learn
+
+    cache = open_cache(options)
+    try:
+        loaded = load(options.paths, CheckContext(options), cache)
+        outcome = _resolved(subject, base, options, rules, cache)
+        papers = [e for e in loaded.entries if e.kind is Kind.PAPER]
+        held = next((e for e in papers if e.subject == subject), None)
+        others = [e for e in papers if e.subject != subject]
+        records = screening_records(options)
+        answered = isinstance(outcome, Found | Moved) and bool(outcome.meta.get("title"))
+        # arXiv's title, else the list's (what `check` compares); '' when neither is known.
+        title = str(outcome.meta["title"]) if answered else held.title if held else ""
+        model = learn(others, records or (), cache, {subject}) if title else None
+    finally:
+        cache.close()
+    rel = model.score(query_paper(subject, title, held)) if model is not None else None
+    files = (e.source.file for e in loaded.entries)
+    recorded = recorded_decisions(options, rules, files, records).get(subject)
+    asked = Asked(subject, title, held, answered)
+    listed = len({e.subject for e in others})
+    trail = explain_against_list(asked, rel, listed, recorded, args.lang, args.verbose)
+    sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
+    return 0
+
+
+def query_paper(subject: str, title: str, held: Any) -> Any:
+    """The scored paper: the title compared, in the section the list files it under."""
+    from curator.scope.relevance import Paper
+
+    return Paper(subject, title, "", held.section if held is not None else "")
 
 
 def add_scope(sub: Any) -> None:
