@@ -22,13 +22,18 @@ def add_explain(sub: Any) -> None:
     p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/)")
     p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
     p.add_argument(
-        "-v", "--verbose", action="store_true", help="add the scorer's formulas and weights"
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="add the scorer's formulas and weights (without a policy: affinity, standing, "
+        "P(relevant))",
     )
     p.set_defaults(run=run_explain)
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    """Resolve one paper (cache first), apply rules/scope.yaml, print the trail."""
+    """Resolve one paper (cache first), apply the list's scope policy, print the trail; a list
+    without one is its own scope (`_explain_against_list`)."""
     from curator.cli.check import options_from
     from curator.model import Entry, Kind, Source
     from curator.normalize import link_for, parse_arxiv_id

@@ -22,6 +22,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "in_scope": "in scope: like the papers the list holds",
         "unlike": "unlike anything in the list",
         "decided": "Decided by the maintainers",
+        "include": "accepted by the maintainers",
+        "exclude": "declined by the maintainers",
         "alone": "The list alone would say",
         "held": 'The list holds it already, in section "{section}" (left out of the list it '
         "is compared with)",
@@ -56,6 +58,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "in_scope": "在范围内：与列表已收录的论文相近",
         "unlike": "与列表中任何论文都不相近",
         "decided": "维护者已决定",
+        "include": "维护者已接受",
+        "exclude": "维护者已拒绝",
         "alone": "仅按列表的结论",
         "held": "列表已收录此论文，位于“{section}”一节（比较时不计入列表）",
         "held_nowhere": "列表已收录此论文（比较时不计入列表）",
@@ -130,7 +134,8 @@ def _verdict(
     """Verdict, why, the nearest papers, what check reports, and the numbers with -v."""
     alone = decision_of(rel)
     d = settle(alone, recorded) if recorded is not None else alone
-    lines = [f"{t['verdict']}: {d.verdict.value} — {_state(alone.verdict, t)}"]
+    state = _state(alone.verdict, t) if recorded is None else t[d.verdict.value]
+    lines = [f"{t['verdict']}: {d.verdict.value} — {state}"]
     if recorded is not None:
         lines.append(f"{t['alone']}: {alone.verdict.value} — {_state(alone.verdict, t)}")
     lines.append(f"{t['why']}: {_like(rel, t)}")

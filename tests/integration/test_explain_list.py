@@ -83,7 +83,8 @@ def test_a_recorded_decision_says_which_record_decided(
     lines = out.splitlines()
     assert "Decided by the maintainers: include by @maintainer, recorded at " in out
     assert "rules/scope-decisions.yaml:1" in out
-    assert "Verdict: include" in out and "The list alone would say: review" in out
+    assert "Verdict: include — accepted by the maintainers" in lines
+    assert "The list alone would say: review — unlike anything in the list" in lines
     assert "What check reports on a pull request that adds it: no scope finding" in lines
 
 
@@ -101,6 +102,7 @@ def test_an_inline_marker_decides_a_listed_paper(
     (decided,) = [x for x in out.splitlines() if x.startswith("Decided by the maintainers")]
     assert decided.startswith("Decided by the maintainers: exclude, recorded at ")
     assert decided.endswith(f"README.md:{number}")
+    assert "Verdict: exclude — declined by the maintainers" in out.splitlines()
     assert "a scope-exclude error" in out
 
 
