@@ -120,6 +120,13 @@ def _explain_against_list(
     from curator.scope.recorded import recorded_decisions
     from curator.scope.relevant import learn
 
+    missing = [p for p in options.paths if not Path(p).exists()]
+    if missing:
+        # Nothing to weigh the paper against: say why explain wanted a list at all.
+        raise UsageError(
+            f"no scope policy (rules/scope.yaml or scope_preset) and no list at {missing[0]} to "
+            "weigh the paper against: run it in the list's repository, or give --scope-preset"
+        )
     cache = open_cache(options)
     try:
         loaded = load(options.paths, CheckContext(options), cache)

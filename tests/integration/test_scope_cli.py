@@ -76,7 +76,8 @@ def test_explain_takes_the_preset_a_list_set_up_with_init_uses(
     # No policy: the list's own papers are the scope, and this folder holds no list.
     assert main(["explain", CAVE]) == 2
     err = capsys.readouterr().err
-    assert "data" in err and "Traceback" not in err
+    assert "no scope policy (rules/scope.yaml or scope_preset) and no list at data" in err
+    assert "Traceback" not in err
     assert main(["explain", CAVE, "--scope-preset", "iaar-ai-memory"]) == 0
     assert capsys.readouterr().out.startswith(f"arxiv:{CAVE} — {cave['title']}")
 
