@@ -115,7 +115,7 @@ def _explain_against_list(
     from curator.model import Kind
     from curator.pipeline import load, open_cache, screening_records
     from curator.report.terminal import fit, terminal_width
-    from curator.resolvers.interface import Found, Moved
+    from curator.resolvers.interface import Found, Moved, NotFound
     from curator.scope.explain_list import Asked, explain_against_list
     from curator.scope.recorded import recorded_decisions
     from curator.scope.relevant import learn
@@ -144,7 +144,8 @@ def _explain_against_list(
     rel = model.score(query_paper(subject, title, held)) if model is not None else None
     files = (e.source.file for e in loaded.entries)
     recorded = recorded_decisions(options, rules, files, records).get(subject)
-    asked = Asked(subject, title, held, answered)
+    absent = (outcome.reason or "not found") if isinstance(outcome, NotFound) else ""
+    asked = Asked(subject, title, held, answered, absent)
     listed = len({e.subject for e in others})
     trail = explain_against_list(asked, rel, listed, recorded, args.lang, args.verbose)
     sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")

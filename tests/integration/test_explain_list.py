@@ -121,3 +121,12 @@ def test_offline_with_nothing_known_says_so(
     out = explain(capsys, OFF.id, "--offline")
     assert "Nothing is known of this paper" in out
     assert "Verdict" not in out
+
+
+def test_a_paper_arxiv_does_not_have_is_left_to_the_arxiv_finding(
+    listed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = explain(capsys, "2501.00099")
+    assert "arXiv answered: " in out and "an arxiv-* finding, not a scope one" in out
+    assert "Nothing to compare with the list: no title." in out
+    assert "arXiv could not be asked" not in out
