@@ -87,9 +87,11 @@ def _list_files(options: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(e.source.file for e in entries))
 
 
-def _resolved(subject: str, base: str, options: Any, rules: Any, cache: Any) -> Any:
-    """arXiv's answer for the paper (cache first), None when arXiv is skipped; a note on
-    stdout when arXiv could not be asked."""
+def _resolved(
+    subject: str, base: str, options: Any, rules: Any, cache: Any, note: bool = True
+) -> Any:
+    """arXiv's answer for the paper (cache first), None when arXiv is skipped; with `note`, a
+    note on stdout when arXiv could not be asked."""
     from curator.model import Entry, Kind, Service, Source
     from curator.normalize import link_for
     from curator.pipeline import resolve
@@ -101,7 +103,7 @@ def _resolved(subject: str, base: str, options: Any, rules: Any, cache: Any) -> 
     link = link_for("paper", f"https://arxiv.org/abs/{base}")
     entry = Entry(subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
     outcome = resolve([entry], options, rules, cache).outcomes.get(subject)
-    if isinstance(outcome, Unverified):
+    if note and isinstance(outcome, Unverified):
         print(f"note: arXiv could not be asked ({inert(outcome.reason)}); no official metadata")
     return outcome
 
@@ -130,7 +132,8 @@ def _explain_against_list(
     cache = open_cache(options)
     try:
         loaded = load(options.paths, CheckContext(options), cache)
-        outcome = _resolved(subject, base, options, rules, cache)
+        # The trail says when arXiv could not be asked, and why.
+        outcome = _resolved(subject, base, options, rules, cache, note=False)
         papers = [e for e in loaded.entries if e.kind is Kind.PAPER]
         held = next((e for e in papers if e.subject == subject), None)
         others = [e for e in papers if e.subject != subject]
@@ -145,11 +148,27 @@ def _explain_against_list(
     files = (e.source.file for e in loaded.entries)
     recorded = recorded_decisions(options, rules, files, records).get(subject)
     absent = (outcome.reason or "not found") if isinstance(outcome, NotFound) else ""
-    asked = Asked(subject, title, held, answered, absent)
+    asked = Asked(subject, title, held, _unasked(outcome), absent)
     listed = len({e.subject for e in others})
     trail = explain_against_list(asked, rel, listed, recorded, args.lang, args.verbose)
     sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
     return 0
+
+
+def _unasked(outcome: Any) -> str:
+    """Why arXiv gave no title for the paper ('' when it gave one)."""
+    from curator.resolvers.interface import Blocked, Found, Moved, Unverified
+
+    if isinstance(outcome, Found | Moved) and outcome.meta.get("title"):
+        return ""
+    if isinstance(outcome, Unverified | Blocked):
+        return _one_line(outcome.reason)
+    return "arxiv is skipped in this run" if outcome is None else "no title in its answer"
+
+
+def _one_line(reason: str) -> str:
+    """A service's reason on one line (the trail is made inert as a whole when printed)."""
+    return " ".join(reason.split())
 
 
 def query_paper(subject: str, title: str, held: Any) -> Any:

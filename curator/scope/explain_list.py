@@ -45,11 +45,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "anything in it)",
         "probability": "; P(relevant) {p:.2f} against papers the list did not take",
         "brief": "(-v: affinity, standing and P(relevant))",
-        "offline": "arXiv could not be asked: explained on the title the list gives",
+        "offline": "arXiv could not be asked ({reason}): explained on the title the list gives",
         "absent": "arXiv answered: {reason}; check reports that as an arxiv-* finding, not a "
         "scope one",
         "nothing": "Nothing to compare with the list: no title.",
-        "unknown": "Nothing is known of this paper: arXiv could not be asked and the list does "
+        "unknown": "Nothing is known of this paper: arXiv could not be asked ({reason}) and the "
+        "list does "
         "not hold it, so there is no title to compare with the list. Ask again online (or "
         "with a cache that holds it).",
         "few": "The list holds {n} papers: too few to learn its scope from ({least} needed). "
@@ -82,10 +83,11 @@ _TEXT: dict[str, dict[str, str]] = {
         "程度；低于 {unlike:.0%} 即与任何论文都不相近）",
         "probability": "；相对于列表未收录论文的相关概率 {p:.2f}",
         "brief": "（-v：亲和度、相对位置与相关概率）",
-        "offline": "无法访问 arXiv：按列表给出的标题说明",
+        "offline": "无法访问 arXiv（{reason}）：按列表给出的标题说明",
         "absent": "arXiv 的回答：{reason}；check 以 arxiv-* 问题报告，而非范围问题",
         "nothing": "没有标题，无法与列表比较。",
-        "unknown": "对此论文一无所知：无法访问 arXiv，列表也未收录它，没有可与列表比较的标题。"
+        "unknown": "对此论文一无所知：无法访问 arXiv（{reason}），列表也未收录它，"
+        "没有可与列表比较的标题。"
         "请联网后再试（或使用已缓存它的缓存）。",
         "few": "列表只收录了 {n} 篇论文：不足以学习其范围（至少需要 {least} 篇）。"
         "check 不会对它报告范围问题。",
@@ -98,13 +100,13 @@ _TEXT: dict[str, dict[str, str]] = {
 class Asked:
     """What explain knows of the asked paper: its subject, the title compared (arXiv's, else
     the list's; '' if none), the list's entry for it (None when the list does not hold it),
-    whether arXiv answered with its metadata, and its reason when it said there is no such
-    paper."""
+    why arXiv could not be asked ('' when it answered), and its reason when it said there is
+    no such paper."""
 
     subject: str
     title: str
     held: Entry | None
-    answered: bool
+    unasked: str
     #: arXiv's answer that it has no such paper ('' unless it said so).
     absent: str = ""
 
@@ -127,12 +129,13 @@ def explain_against_list(
         lines.append(t["held"].format(section=section) if section else t["held_nowhere"])
     if asked.absent:
         lines.append(t["absent"].format(reason=asked.absent))
-    elif asked.title and not asked.answered:
-        lines.append(t["offline"])
+    elif asked.title and asked.unasked:
+        lines.append(t["offline"].format(reason=asked.unasked))
     if recorded is not None:
         lines.append(f"{t['decided']}: {recorded.describe()}")
     if not asked.title:
-        return "\n".join([*lines, t["nothing" if asked.absent else "unknown"]]) + "\n"
+        why = t["nothing"] if asked.absent else t["unknown"].format(reason=asked.unasked)
+        return "\n".join([*lines, why]) + "\n"
     if rel is None:
         return "\n".join([*lines, t["few"].format(n=listed, least=MIN_LISTED)]) + "\n"
     return "\n".join(lines + _verdict(rel, recorded, t, verbose)) + "\n"
