@@ -24,7 +24,17 @@ HELD = "2305.10250"
 
 
 @pytest.fixture
-def listed(tmp_path: Path, loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> Path:
+def arxiv() -> ArxivDouble:
+    """The loopback arXiv, which knows the on-topic and the off-topic paper."""
+    double = ArxivDouble()
+    double.papers.update({OFF.id: OFF, ON.id: ON})
+    return double
+
+
+@pytest.fixture
+def listed(
+    tmp_path: Path, loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch, arxiv: ArxivDouble
+) -> Path:
     """The list in a git repository after plain `curator init`, arXiv answered by the double."""
     root = tmp_path / "list"
     root.mkdir()
@@ -32,8 +42,6 @@ def listed(tmp_path: Path, loopback: LoopbackServer, monkeypatch: pytest.MonkeyP
     shutil.copyfile(SAMPLE, root / "README.md")
     assert main(["init", str(root), "--ref", "0" * 40]) == 0
     assert not (root / "rules/scope.yaml").exists()
-    arxiv = ArxivDouble()
-    arxiv.papers.update({OFF.id: OFF, ON.id: ON})
     monkeypatch.setenv("CURATOR_ARXIV_API_URL", arxiv.install(loopback))
     monkeypatch.setenv("CURATOR_ARXIV_DELAY", "0")
     monkeypatch.setenv("CURATOR_CACHE", str(tmp_path / "cache.sqlite"))
@@ -130,3 +138,13 @@ def test_a_paper_arxiv_does_not_have_is_left_to_the_arxiv_finding(
     assert "arXiv answered: " in out and "an arxiv-* finding, not a scope one" in out
     assert "Nothing to compare with the list: no title." in out
     assert "arXiv could not be asked" not in out
+
+
+def test_an_arxiv_outage_explains_a_listed_paper_on_its_title(
+    listed: Path, arxiv: ArxivDouble, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arxiv.fail(*["html"] * 10)
+    out = explain(capsys, HELD)
+    (note,) = [x for x in out.splitlines() if x.startswith("arXiv could not be asked (")]
+    assert note.endswith("): explained on the title the list gives")
+    assert "Verdict: include" in out
