@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.errors import UsageError
 from curator.presets import PRESET_HELP
+
+if TYPE_CHECKING:
+    from curator.model import Entry
+    from curator.options import Options
+    from curator.resolvers.cache import Cache
+    from curator.resolvers.interface import Outcome
+    from curator.scope.explain_list import Asked
+    from curator.scope.records import Record
+    from curator.scope.relevance import Relevance
 
 
 def add_explain(sub: Any) -> None:
@@ -88,8 +98,13 @@ def _list_files(options: Any) -> tuple[str, ...]:
 
 
 def _resolved(
-    subject: str, base: str, options: Any, rules: Any, cache: Any, note: bool = True
-) -> Any:
+    subject: str,
+    base: str,
+    options: Options,
+    rules: Mapping[str, Any],
+    cache: Cache | None,
+    note: bool = True,
+) -> Outcome | None:
     """arXiv's answer for the paper (cache first), None when arXiv is skipped; with `note`, a
     note on stdout when arXiv could not be asked."""
     from curator.model import Entry, Kind, Service, Source
@@ -109,18 +124,14 @@ def _resolved(
 
 
 def _explain_against_list(
-    args: argparse.Namespace, options: Any, rules: Any, subject: str, base: str
+    args: argparse.Namespace, options: Options, rules: Mapping[str, Any], subject: str, base: str
 ) -> int:
     """A list without a scope policy: the paper against the list's own papers, with the model
     and verdict `check` uses in a pull request (the asked paper left out of it)."""
-    from curator.checks.interface import CheckContext
-    from curator.model import Kind
-    from curator.pipeline import load, open_cache, screening_records
+    from curator.pipeline import open_cache, screening_records
     from curator.report.terminal import fit, terminal_width
-    from curator.resolvers.interface import Found, Moved, NotFound
-    from curator.scope.explain_list import Asked, explain_against_list
+    from curator.scope.explain_list import explain_against_list
     from curator.scope.recorded import recorded_decisions
-    from curator.scope.relevant import learn
 
     missing = [p for p in options.paths if not Path(p).exists()]
     if missing:
@@ -129,53 +140,64 @@ def _explain_against_list(
             f"no scope policy (rules/scope.yaml or scope_preset) and no list at {missing[0]} to "
             "weigh the paper against: run it in the list's repository, or give --scope-preset"
         )
+    records = screening_records(options)
     cache = open_cache(options)
     try:
-        loaded = load(options.paths, CheckContext(options), cache)
-        # The trail says when arXiv could not be asked, and why.
-        outcome = _resolved(subject, base, options, rules, cache, note=False)
-        papers = [e for e in loaded.entries if e.kind is Kind.PAPER]
-        held = next((e for e in papers if e.subject == subject), None)
-        others = [e for e in papers if e.subject != subject]
-        records = screening_records(options)
-        answered = isinstance(outcome, Found | Moved) and bool(outcome.meta.get("title"))
-        # arXiv's title, else the list's (what `check` compares); '' when neither is known.
-        title = str(outcome.meta["title"]) if answered else held.title if held else ""
-        model = learn(others, records or (), cache, {subject}) if title else None
+        asked, entries, rel, listed = _against_list(subject, base, options, rules, records, cache)
     finally:
         cache.close()
-    rel = model.score(query_paper(subject, title, held)) if model is not None else None
-    files = (e.source.file for e in loaded.entries)
+    files = (e.source.file for e in entries)
     recorded = recorded_decisions(options, rules, files, records).get(subject)
-    absent = (outcome.reason or "not found") if isinstance(outcome, NotFound) else ""
-    asked = Asked(subject, title, held, _unasked(outcome), absent)
-    listed = len({e.subject for e in others})
     trail = explain_against_list(asked, rel, listed, recorded, args.lang, args.verbose)
     sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
     return 0
 
 
-def _unasked(outcome: Any) -> str:
-    """Why arXiv gave no title for the paper ('' when it gave one)."""
-    from curator.resolvers.interface import Blocked, Found, Moved, Unverified
+def _against_list(
+    subject: str,
+    base: str,
+    options: Options,
+    rules: Mapping[str, Any],
+    records: Sequence[Record] | None,
+    cache: Cache,
+) -> tuple[Asked, tuple[Entry, ...], Relevance | None, int]:
+    """What explain knows of the paper, the list's entries (read by the pipeline's load stage,
+    as `check` reads them), the model's reading of the paper (None with no title or too few
+    listed papers) and how many listed papers the model was learned from."""
+    from curator.checks.interface import CheckContext
+    from curator.model import Kind
+    from curator.pipeline import load
+    from curator.resolvers.interface import Found, Moved, NotFound
+    from curator.scope.explain_list import Asked
+    from curator.scope.relevance import Paper
+    from curator.scope.relevant import learn
 
-    if isinstance(outcome, Found | Moved) and outcome.meta.get("title"):
+    entries = load(options.paths, CheckContext(options), cache).entries
+    # The trail says when arXiv could not be asked, and why.
+    outcome = _resolved(subject, base, options, rules, cache, note=False)
+    papers = [e for e in entries if e.kind is Kind.PAPER]
+    held = next((e for e in papers if e.subject == subject), None)
+    others = [e for e in papers if e.subject != subject]
+    official = outcome.meta.get("title") if isinstance(outcome, Found | Moved) else None
+    # arXiv's title, else the list's (what `check` compares); '' when neither is known.
+    title = str(official or (held.title if held else ""))
+    absent = (outcome.reason or "not found") if isinstance(outcome, NotFound) else ""
+    asked = Asked(subject, title, held, _unasked(outcome, bool(official)), absent)
+    model = learn(others, records or (), cache, {subject}) if title else None
+    section = held.section if held is not None else ""
+    rel = model.score(Paper(subject, title, "", section)) if model is not None else None
+    return asked, entries, rel, len({e.subject for e in others})
+
+
+def _unasked(outcome: Outcome | None, titled: bool) -> str:
+    """Why arXiv gave no title for the paper ('' when it gave one)."""
+    from curator.resolvers.interface import Blocked, Unverified
+
+    if titled:
         return ""
     if isinstance(outcome, Unverified | Blocked):
-        return _one_line(outcome.reason)
+        return " ".join(outcome.reason.split())
     return "arxiv is skipped in this run" if outcome is None else "no title in its answer"
-
-
-def _one_line(reason: str) -> str:
-    """A service's reason on one line (the trail is made inert as a whole when printed)."""
-    return " ".join(reason.split())
-
-
-def query_paper(subject: str, title: str, held: Any) -> Any:
-    """The scored paper: the title compared, in the section the list files it under."""
-    from curator.scope.relevance import Paper
-
-    return Paper(subject, title, "", held.section if held is not None else "")
 
 
 def add_scope(sub: Any) -> None:
