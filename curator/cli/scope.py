@@ -83,7 +83,7 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def _list_files(options: Any) -> tuple[str, ...]:
+def _list_files(options: Options) -> tuple[str, ...]:
     """The files the list is read from, for their inline markers; none when it cannot be read."""
     from curator.checks.interface import CheckContext
     from curator.errors import InputError
