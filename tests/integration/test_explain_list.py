@@ -17,7 +17,7 @@ import pytest
 from curator.cli import main
 from tests.doubles.arxiv import ArxivDouble
 from tests.doubles.server import LoopbackServer
-from tests.scope.test_relevance_end_to_end import OFF, ON, SAMPLE
+from tests.scope.test_relevance_end_to_end import OFF, ON, SAMPLE, check, git, line
 
 #: A paper the list holds (under "Summarizing memory").
 HELD = "2305.10250"
@@ -148,3 +148,23 @@ def test_an_arxiv_outage_explains_a_listed_paper_on_its_title(
     (note,) = [x for x in out.splitlines() if x.startswith("arXiv could not be asked (")]
     assert note.endswith("): explained on the title the list gives")
     assert "Verdict: include" in out
+
+
+def test_explain_says_what_check_reports_on_the_pull_request(
+    listed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same model and evidence: a pull request adding the off-topic paper gets the warning
+    explain announced, naming the same nearest listed papers."""
+    git(listed, "add", "-A")
+    git(listed, "commit", "-qm", "base")
+    base = git(listed, "rev-parse", "HEAD")
+    text = (listed / "README.md").read_text(encoding="utf-8")
+    at = text.index("\n", text.index("##### Planning")) + 1
+    (listed / "README.md").write_text(text[:at] + "\n" + line(OFF) + text[at:], encoding="utf-8")
+    git(listed, "commit", "-qam", "pull request")
+    (warning,) = [f for f in check(listed, base)["findings"] if f["code"] == "scope-review"]
+    out = explain(capsys, OFF.id)
+    assert 'The list holds it already, in section "Planning"' in out
+    (why,) = [x for x in out.splitlines() if x.startswith("Why: ")]
+    assert warning["evidence"].startswith(why.removeprefix("Why: ") + "; ")
+    assert "a scope-review warning" in out
