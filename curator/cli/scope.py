@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.errors import UsageError
 from curator.presets import PRESET_HELP
+
+if TYPE_CHECKING:
+    from curator.model import Entry
+    from curator.options import Options
+    from curator.resolvers.cache import Cache
+    from curator.resolvers.interface import Outcome
+    from curator.scope.explain_list import Asked
+    from curator.scope.records import Record
+    from curator.scope.relevance import Relevance
 
 
 def add_explain(sub: Any) -> None:
@@ -23,19 +32,22 @@ def add_explain(sub: Any) -> None:
     p.add_argument("--rules", metavar="DIR", help="rules folder (default: rules/)")
     p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
     p.add_argument(
-        "-v", "--verbose", action="store_true", help="add the scorer's formulas and weights"
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="add the scorer's formulas and weights (without a policy: affinity, standing, "
+        "P(relevant))",
     )
     p.set_defaults(run=run_explain)
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    """Resolve one paper (cache first), apply rules/scope.yaml, print the trail."""
+    """Resolve one paper (cache first), apply the list's scope policy, print the trail; a list
+    without one is its own scope (`_explain_against_list`)."""
     from curator.cli.check import options_from
-    from curator.model import Entry, Kind, Service, Source
+    from curator.model import Entry, Kind, Source
     from curator.normalize import link_for, parse_arxiv_id
-    from curator.pipeline import resolve
-    from curator.report.terminal import fit, inert, terminal_width
-    from curator.resolvers.interface import Unverified
+    from curator.report.terminal import fit, terminal_width
     from curator.rulefiles import load_rules
     from curator.scope.explain import explain
     from curator.scope.stage import paper_text
@@ -46,29 +58,18 @@ def run_explain(args: argparse.Namespace) -> int:
     options = options_from(args)
     rules = load_rules(options)
     if "scope" not in rules:
-        from curator.presets import SCOPE_PRESETS
-        from curator.report.terminal import shown_path
-        from curator.rulefiles import rules_folder
-
-        where = shown_path(str(rules_folder(options) / "scope.yaml"), os.getcwd())
-        presets = ", ".join(SCOPE_PRESETS)
-        raise UsageError(
-            f"no scope rules at {where} (or give --scope-preset, or scope_preset in "
-            f"rules/curator.yaml: {presets})"
-        )
+        # No policy: the list's own papers are its scope, as `check` weighs a pull request.
+        return _explain_against_list(args, options, rules, parsed.subject, parsed.base)
+    # Without the official title and abstract (a note says so) the trail decides on nothing.
+    outcome = _resolved(parsed.subject, parsed.base, options, rules, None)
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
-    outcomes = {} if options.skips(Service.ARXIV) else resolve([entry], options, rules).outcomes
-    outcome = outcomes.get(parsed.subject)
-    if isinstance(outcome, Unverified):
-        # Without the official title and abstract the trail below decides on nothing.
-        print(f"note: arXiv could not be asked ({inert(outcome.reason)}); no official metadata")
     paper = paper_text(entry, outcome)
     from curator.scope.recorded import recorded_decisions
 
-    # The decisions file and the screening records (an inline marker is on a list's line:
-    # `check` reads those).
-    recorded = recorded_decisions(options, rules, ()).get(parsed.subject)
+    # The decisions file, the screening records and the inline markers of the list's files
+    # (when the list can be read: the policy's trail does not need it otherwise).
+    recorded = recorded_decisions(options, rules, _list_files(options)).get(parsed.subject)
     trail = explain(
         parsed.subject,
         paper,
@@ -80,6 +81,123 @@ def run_explain(args: argparse.Namespace) -> int:
     # The title, quotes and rule texts are not ours: inert, and fitted to the terminal.
     sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
     return 0
+
+
+def _list_files(options: Options) -> tuple[str, ...]:
+    """The files the list is read from, for their inline markers; none when it cannot be read."""
+    from curator.checks.interface import CheckContext
+    from curator.errors import InputError
+    from curator.pipeline import load
+
+    try:
+        entries = load(options.paths, CheckContext(options)).entries
+    except InputError:
+        return ()
+    # As `check` names them: the files its entries were read from, as the paths gave them.
+    return tuple(dict.fromkeys(e.source.file for e in entries))
+
+
+def _resolved(
+    subject: str,
+    base: str,
+    options: Options,
+    rules: Mapping[str, Any],
+    cache: Cache | None,
+    note: bool = True,
+) -> Outcome | None:
+    """arXiv's answer for the paper (cache first), None when arXiv is skipped; with `note`, a
+    note on stdout when arXiv could not be asked."""
+    from curator.model import Entry, Kind, Service, Source
+    from curator.normalize import link_for
+    from curator.pipeline import resolve
+    from curator.report.terminal import inert
+    from curator.resolvers.interface import Unverified
+
+    if options.skips(Service.ARXIV):
+        return None
+    link = link_for("paper", f"https://arxiv.org/abs/{base}")
+    entry = Entry(subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
+    outcome = resolve([entry], options, rules, cache).outcomes.get(subject)
+    if note and isinstance(outcome, Unverified):
+        print(f"note: arXiv could not be asked ({inert(outcome.reason)}); no official metadata")
+    return outcome
+
+
+def _explain_against_list(
+    args: argparse.Namespace, options: Options, rules: Mapping[str, Any], subject: str, base: str
+) -> int:
+    """A list without a scope policy: the paper against the list's own papers, with the model
+    and verdict `check` uses in a pull request (the asked paper left out of it)."""
+    from curator.pipeline import open_cache, screening_records
+    from curator.report.terminal import fit, terminal_width
+    from curator.scope.explain_list import explain_against_list
+    from curator.scope.recorded import recorded_decisions
+
+    missing = [p for p in options.paths if not Path(p).exists()]
+    if missing:
+        # Nothing to weigh the paper against: say why explain wanted a list at all.
+        raise UsageError(
+            f"no scope policy (rules/scope.yaml or scope_preset) and no list at {missing[0]} to "
+            "weigh the paper against: run it in the list's repository, or give --scope-preset"
+        )
+    records = screening_records(options)
+    cache = open_cache(options)
+    try:
+        asked, entries, rel, listed = _against_list(subject, base, options, rules, records, cache)
+    finally:
+        cache.close()
+    files = (e.source.file for e in entries)
+    recorded = recorded_decisions(options, rules, files, records).get(subject)
+    trail = explain_against_list(asked, rel, listed, recorded, args.lang, args.verbose)
+    sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
+    return 0
+
+
+def _against_list(
+    subject: str,
+    base: str,
+    options: Options,
+    rules: Mapping[str, Any],
+    records: Sequence[Record] | None,
+    cache: Cache,
+) -> tuple[Asked, tuple[Entry, ...], Relevance | None, int]:
+    """What explain knows of the paper, the list's entries (read by the pipeline's load stage,
+    as `check` reads them), the model's reading of the paper (None with no title or too few
+    listed papers) and how many listed papers the model was learned from."""
+    from curator.checks.interface import CheckContext
+    from curator.model import Kind
+    from curator.pipeline import load
+    from curator.resolvers.interface import Found, Moved, NotFound
+    from curator.scope.explain_list import Asked
+    from curator.scope.relevance import Paper
+    from curator.scope.relevant import learn
+
+    entries = load(options.paths, CheckContext(options), cache).entries
+    # The trail says when arXiv could not be asked, and why.
+    outcome = _resolved(subject, base, options, rules, cache, note=False)
+    papers = [e for e in entries if e.kind is Kind.PAPER]
+    held = next((e for e in papers if e.subject == subject), None)
+    others = [e for e in papers if e.subject != subject]
+    official = outcome.meta.get("title") if isinstance(outcome, Found | Moved) else None
+    # arXiv's title, else the list's (what `check` compares); '' when neither is known.
+    title = str(official or (held.title if held else ""))
+    absent = (outcome.reason or "not found") if isinstance(outcome, NotFound) else ""
+    asked = Asked(subject, title, held, _unasked(outcome, bool(official)), absent)
+    model = learn(others, records or (), cache, {subject}) if title else None
+    section = held.section if held is not None else ""
+    rel = model.score(Paper(subject, title, "", section)) if model is not None else None
+    return asked, entries, rel, len({e.subject for e in others})
+
+
+def _unasked(outcome: Outcome | None, titled: bool) -> str:
+    """Why arXiv gave no title for the paper ('' when it gave one)."""
+    from curator.resolvers.interface import Blocked, Unverified
+
+    if titled:
+        return ""
+    if isinstance(outcome, Unverified | Blocked):
+        return " ".join(outcome.reason.split())
+    return "arxiv is skipped in this run" if outcome is None else "no title in its answer"
 
 
 def add_scope(sub: Any) -> None:

@@ -73,9 +73,11 @@ def test_explain_takes_the_preset_a_list_set_up_with_init_uses(
     # `curator init --scope-preset llm-memory` writes no rules/scope.yaml: the preset is
     # the workflows' input, and explain must be able to follow the same policy.
     Path("rules/scope.yaml").unlink()
+    # No policy: the list's own papers are the scope, and this folder holds no list.
     assert main(["explain", CAVE]) == 2
     err = capsys.readouterr().err
-    assert "no scope rules at rules/scope.yaml (or give --scope-preset, or scope_preset" in err
+    assert "no scope policy (rules/scope.yaml or scope_preset) and no list at data" in err
+    assert "Traceback" not in err
     assert main(["explain", CAVE, "--scope-preset", "iaar-ai-memory"]) == 0
     assert capsys.readouterr().out.startswith(f"arxiv:{CAVE} — {cave['title']}")
 
@@ -133,3 +135,17 @@ def test_explain_says_which_record_decided_and_shows_weights_with_v(
     assert lines[1].startswith("Verdict: exclude")
     assert lines[2].startswith("Decided by the maintainers: exclude by @maintainer, recorded at ")
     assert lines[2].endswith("rules/scope-decisions.yaml:1")
+
+
+def test_explain_reads_an_inline_marker_under_a_policy(
+    cave: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path("README.md").write_text(
+        f"# List\n\n- [Cave](https://arxiv.org/abs/{CAVE}) <!-- curator: scope-exclude -->\n",
+        encoding="utf-8",
+    )
+    assert main(["explain", CAVE]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("Verdict: exclude")
+    assert lines[2].startswith("Decided by the maintainers: exclude, recorded at ")
+    assert lines[2].endswith("README.md:3")

@@ -136,15 +136,17 @@ def test_explain_needs_no_flag_after_init(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 32: the README's `curator explain 2305.10250` exited 2 without --scope-preset;
-    after init the settings file holds the preset."""
+    after init the settings file holds the preset. Without a policy the list's own papers
+    are its scope (tests/integration/test_explain_list.py)."""
     duplicated_list(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CURATOR_CACHE", str(tmp_path / "cache.sqlite"))
-    assert main(["explain", "2305.10250", "--offline"]) == 2
-    assert "scope" in capsys.readouterr().err
+    assert main(["explain", "2305.10250", "--offline"]) == 0
+    assert "No scope policy: the list's own papers are its scope." in capsys.readouterr().out
     sha = "3f1c2b4a5d6e7f8091a2b3c4d5e6f708192a3b4c"
     assert main(["init", "--ref", sha, "--scope-preset", "llm-memory"]) == 0
     assert main(["explain", "2305.10250", "--offline"]) == 0
+    assert "No scope policy" not in capsys.readouterr().out
 
 
 def test_a_settings_file_reached_through_a_link_out_of_the_tree_is_refused(
