@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from curator.badges import badge_repo, renamed_badge
-from curator.context import CheckContext
-from curator.model import Entry, Finding, Source
-from curator.normalize import github_repo, github_subject
-from curator.resolvers.interface import Moved, Outcome
+from curator.config.context import CheckContext
+from curator.core.badges import badge_repo, renamed_badge
+from curator.core.model import Entry, Finding, Source
+from curator.core.normalize import github_repo, github_subject
+from curator.core.outcomes import Moved, Outcome
 
 
 def check_badges(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:

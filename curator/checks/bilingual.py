@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from curator.checks.titles import compact
-from curator.context import CheckContext
-from curator.model import Entry, Finding
+from curator.config.context import CheckContext
+from curator.core.model import Entry, Finding
 
 CODE = "entry-translation-missing"
 

@@ -6,8 +6,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from curator.checks.titles import compact
-from curator.context import CheckContext
-from curator.model import Entry, Finding, Kind
+from curator.config.context import CheckContext
+from curator.core.model import Entry, Finding, Kind
 
 
 def listings(entries: Iterable[Entry]) -> dict[str, tuple[str, ...]]:

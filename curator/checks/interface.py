@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from curator.context import CheckContext
-from curator.model import Entry, Finding
-from curator.resolvers.interface import Outcome
+from curator.config.context import CheckContext
+from curator.core.model import Entry, Finding
+from curator.core.outcomes import Outcome
 
 Check = Callable[[Entry, Mapping[str, Outcome], CheckContext], list[Finding]]
 

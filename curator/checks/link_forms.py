@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from curator.context import CheckContext
-from curator.model import Entry, Finding, Service
-from curator.normalize import arxiv_id_in_url, is_arxiv_url
-from curator.rulefiles.links import LinkRules
+from curator.config.context import CheckContext
+from curator.config.links import LinkRules
+from curator.core.model import Entry, Finding, Service
+from curator.core.normalize import arxiv_id_in_url, is_arxiv_url
 
 #: Paths of an arXiv paper page, by form.
 _FORMS = ("abs", "pdf", "html")

@@ -8,10 +8,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from curator.checks.redirects import hop_urls, soft_404
-from curator.context import CheckContext
-from curator.model import Entry, Finding, Service
-from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
-from curator.rulefiles.links import LinkRules
+from curator.config.context import CheckContext
+from curator.config.links import LinkRules
+from curator.core.model import Entry, Finding, Service
+from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 
 
 def check_links(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:

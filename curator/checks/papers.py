@@ -14,9 +14,9 @@ from datetime import date, timedelta
 from typing import Any
 
 from curator.checks.titles import same_name, same_paper, titles_match
-from curator.context import CheckContext
-from curator.model import Entry, Finding, Kind
-from curator.resolvers.interface import Found, NotFound, Outcome, Unverified
+from curator.config.context import CheckContext
+from curator.core.model import Entry, Finding, Kind
+from curator.core.outcomes import Found, NotFound, Outcome, Unverified
 
 PREFIX = "arxiv:"
 _DATE = re.compile(r"^\s*(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?\s*$")

@@ -12,10 +12,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from curator.context import CheckContext
-from curator.model import Entry, Finding
-from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
-from curator.rulefiles.projects import ProjectRules
+from curator.config.context import CheckContext
+from curator.config.projects import ProjectRules
+from curator.core.model import Entry, Finding
+from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 
 
 def check_repo(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:

@@ -7,9 +7,10 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from curator import __version__, heap
+from curator import __version__
 from curator.cli import check, discover, fix, lists, publish, scope
-from curator.errors import CuratorError
+from curator.core import heap
+from curator.core.errors import CuratorError
 
 #: Functions that add one subcommand to the argparse sub-parsers object, in `--help` order.
 SUBCOMMANDS: list[Callable[[Any], None]] = [
@@ -85,7 +86,7 @@ def run() -> int:
 
 def _fail(message: str) -> None:
     """The one stderr line of exit 2; names from the checked tree are escaped."""
-    from curator.report.sanitize import terminal
+    from curator.console.sanitize import terminal
 
     print(f"curator: error: {terminal(message)}", file=sys.stderr)
 

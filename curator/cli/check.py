@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.codes import UNVERIFIED
-from curator.model import FailOn, Format, Report, Severity
+from curator.core.codes import UNVERIFIED
+from curator.core.model import FailOn, Format, Report, Severity
 from curator.presets import PRESET_HELP
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def add_check(sub: Any) -> None:
 
 def add_display_options(p: Any) -> None:
     """`--verbose` and `--color`: how `--format text` looks (other formats ignore them)."""
-    from curator.report.terminal import ColorChoice
+    from curator.console.terminal import ColorChoice
 
     p.add_argument(
         "-v",
@@ -81,7 +81,7 @@ def add_check_options(p: Any) -> None:
 
 def options_from(args: argparse.Namespace) -> Any:
     """Options for a check-like subcommand: CLI over environment over [tool.curator]."""
-    from curator.options import from_environment
+    from curator.config.options import from_environment
 
     cli: dict[str, Any] = {
         "paths": tuple(args.paths) if getattr(args, "paths", None) else None,
@@ -107,7 +107,7 @@ def run_check(args: argparse.Namespace) -> int:
     the fixes are planned. Every format then shows what the pull request gets: text lists
     each suggested fix, markdown is the comment (with its count of one-click suggestions),
     and `--suggest` adds the `fixes` array to JSON."""
-    from curator import pipeline
+    from curator.run import pipeline
 
     options = options_from(args)
     if not (args.suggest or options.changed_since):
@@ -146,7 +146,7 @@ def _preview(prepared: Prepared, fixes: Sequence[Suggestion], ref: str | None) -
     ]
     suggested = None
     if ref and fixes:
-        from curator.fix.preview import review_preview
+        from curator.publish.preview import review_preview
 
         suggested = review_preview(fixes, ref, Path.cwd())
     return Preview(tuple(lines), tuple(marks), suggested)
@@ -154,7 +154,7 @@ def _preview(prepared: Prepared, fixes: Sequence[Suggestion], ref: str | None) -
 
 def display_of(args: argparse.Namespace) -> Any:
     """How `--format text` is shown on stdout: its width and colour, `--verbose`."""
-    from curator.report.terminal import detect
+    from curator.console.terminal import detect
 
     return detect(sys.stdout, getattr(args, "color", "auto"), bool(getattr(args, "verbose", False)))
 
@@ -201,7 +201,8 @@ def _write_text(report: Report, output: str, display: Any, preview: Preview | No
     """The text report on stdout as `display` says, or to `output` plain and unstyled."""
     from dataclasses import replace
 
-    from curator.report import terminal, text
+    from curator.console import terminal
+    from curator.report import text
 
     shown = display or terminal.detect(sys.stdout)
     if not output:

@@ -56,7 +56,7 @@ def run_discover(args: argparse.Namespace) -> int:
     report = discover(options, request)
     text = render.RENDERERS[args.format or "text"](report)
     if not args.output and (args.format or "text") == "text":
-        from curator.report.terminal import fit, terminal_width
+        from curator.console.terminal import fit, terminal_width
 
         text = fit(text, terminal_width(sys.stdout))
     _write(args.output, text)

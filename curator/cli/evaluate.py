@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from curator.errors import CuratorError
+from curator.core.errors import CuratorError
 
 
 def write(text: str, out: str) -> None:
@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         text = _text(args)
     except CuratorError as exc:
-        from curator.report.sanitize import terminal
+        from curator.console.sanitize import terminal
 
         print(f"error: {terminal(exc)}", file=sys.stderr)  # names and IDs from the input
         return 2

@@ -10,8 +10,8 @@ from dataclasses import replace
 from typing import Any
 
 from curator.cli.check import add_check_options
-from curator.errors import UsageError
-from curator.model import Service
+from curator.core.errors import UsageError
+from curator.core.model import Service
 
 #: The codes `fix` may write that each service's findings can hold (`fix` asks no service
 #: that has none of them: scope decides no value it writes). arxiv-link-form needs none.
@@ -61,7 +61,7 @@ def only_codes(text: str | None) -> frozenset[str] | None:
     """The codes of `--only`; UsageError naming an unknown one."""
     if text is None:
         return None
-    from curator.codes import CODES, unknown
+    from curator.core.codes import CODES, unknown
 
     codes = frozenset(c.strip() for c in text.split(",") if c.strip())
     wrong = sorted(codes - CODES.keys())
@@ -73,10 +73,10 @@ def only_codes(text: str | None) -> frozenset[str] | None:
 def run_fix(args: argparse.Namespace) -> int:
     """Plan, then write (or print the diff); exit as `check` would on what is left."""
     from curator.cli.check import exit_status, options_from
+    from curator.console import terminal
     from curator.fix import output
     from curator.fix.run import prepare
     from curator.fix.write import write_fixes
-    from curator.report import terminal
 
     started = time.monotonic()
     only = only_codes(args.only)

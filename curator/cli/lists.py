@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from curator.errors import UsageError
+from curator.core.errors import UsageError
 from curator.presets import PRESET_HELP
 
 
@@ -22,7 +22,7 @@ def add_import(sub: Any) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     """Write the catalogue; list what could not be read completely; never drop an entry."""
-    from curator.report.sanitize import terminal
+    from curator.console.sanitize import terminal
     from curator.tools.import_ import import_document
 
     result = import_document(args.document, args.out, zh=args.zh)
@@ -86,8 +86,8 @@ def add_init(sub: Any) -> None:
 
 def run_init(args: argparse.Namespace) -> int:
     """Pin the Action (offline), write the files, list what was written."""
+    from curator.console.sanitize import terminal
     from curator.presets import ALIASES, SCOPE_PRESETS
-    from curator.report.sanitize import terminal
     from curator.tools import init
 
     root = Path(args.dir)

@@ -14,11 +14,11 @@ from curator.cli.check import (
     add_check_options,
     add_display_options,
 )
-from curator.model import FailOn
+from curator.core.model import FailOn
 
 if TYPE_CHECKING:
+    from curator.core.model import Report
     from curator.fix.model import FileFix
-    from curator.model import Report
 
 
 def add_comment(sub: Any) -> None:
@@ -45,8 +45,8 @@ def add_comment(sub: Any) -> None:
 
 def run_comment(args: argparse.Namespace) -> int:
     """Post the suggestions and upsert the comment; print what happened to each."""
+    from curator.console.terminal import inert
     from curator.publish.comment import comment_from_env
-    from curator.report.terminal import inert
 
     result = comment_from_env(
         args.repo,
@@ -95,12 +95,12 @@ def add_audit(sub: Any) -> None:
 def run_audit(args: argparse.Namespace) -> int:
     """Check everything (never PR mode), then publish the issue; exit by --fail-on (given on
     the command line only; the audit's default is never: its result is the issue)."""
-    from curator import pipeline
     from curator.cli.check import exit_status, options_from
+    from curator.console.terminal import inert
     from curator.publish.audit import audit_from_env
     from curator.report import json as json_report
-    from curator.report.terminal import inert
     from curator.report.text import summary_line
+    from curator.run import pipeline
 
     options = options_from(args)
     files: tuple[FileFix, ...] = ()
@@ -128,7 +128,7 @@ def verified_all(report: Report, options: Any) -> bool:
     """Whether the audit asked every service a fix can come from and none of them failed as
     a whole: only then do fewer fixes mean the list got better. A single link that could
     not be checked (a bot wall, a timeout) yields no fix for that link, nothing more."""
-    from curator.model import Service
+    from curator.core.model import Service
 
     asked = not any(options.skips(s) for s in (Service.ARXIV, Service.GITHUB, Service.WEB))
     return asked and not report.outages
@@ -136,8 +136,8 @@ def verified_all(report: Report, options: Any) -> bool:
 
 def _fix_pr(repo: str, files: tuple[FileFix, ...], branch: str, complete: bool) -> None:
     """Open, update, keep or close the fix pull request; print what happened."""
+    from curator.console.terminal import inert
     from curator.publish.fixpr import fixpr_from_env
-    from curator.report.terminal import inert
 
     fixed = fixpr_from_env(repo, files, os.environ, branch, complete=complete)
     where = f" #{fixed.number}" if fixed.number else ""

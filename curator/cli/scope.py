@@ -8,14 +8,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.errors import UsageError
+from curator.core.errors import UsageError
 from curator.presets import PRESET_HELP
 
 if TYPE_CHECKING:
-    from curator.model import Entry
-    from curator.options import Options
-    from curator.resolvers.cache import Cache
-    from curator.resolvers.interface import Outcome
+    from curator.config.options import Options
+    from curator.core.model import Entry
+    from curator.core.outcomes import Outcome
+    from curator.net.cache import Cache
     from curator.scope.explain_list import Asked
     from curator.scope.records import Record
     from curator.scope.relevance import Relevance
@@ -45,10 +45,10 @@ def run_explain(args: argparse.Namespace) -> int:
     """Resolve one paper (cache first), apply the list's scope policy, print the trail; a list
     without one is its own scope (`_explain_against_list`)."""
     from curator.cli.check import options_from
-    from curator.model import Entry, Kind, Source
-    from curator.normalize import link_for, parse_arxiv_id
-    from curator.report.terminal import fit, terminal_width
-    from curator.rulefiles import load_rules
+    from curator.console.terminal import fit, terminal_width
+    from curator.core.model import Entry, Kind, Source
+    from curator.core.normalize import link_for, parse_arxiv_id
+    from curator.run.rules import load_rules
     from curator.scope.explain import explain
     from curator.scope.stage import paper_text
 
@@ -86,8 +86,8 @@ def run_explain(args: argparse.Namespace) -> int:
 def _list_files(options: Options) -> tuple[str, ...]:
     """The files the list is read from, for their inline markers; none when it cannot be read."""
     from curator.checks.interface import CheckContext
-    from curator.errors import InputError
-    from curator.pipeline import load
+    from curator.core.errors import InputError
+    from curator.run.pipeline import load
 
     try:
         entries = load(options.paths, CheckContext(options)).entries
@@ -107,11 +107,11 @@ def _resolved(
 ) -> Outcome | None:
     """arXiv's answer for the paper (cache first), None when arXiv is skipped; with `note`, a
     note on stdout when arXiv could not be asked."""
-    from curator.model import Entry, Kind, Service, Source
-    from curator.normalize import link_for
-    from curator.pipeline import resolve
-    from curator.report.terminal import inert
-    from curator.resolvers.interface import Unverified
+    from curator.console.terminal import inert
+    from curator.core.model import Entry, Kind, Service, Source
+    from curator.core.normalize import link_for
+    from curator.core.outcomes import Unverified
+    from curator.run.pipeline import resolve
 
     if options.skips(Service.ARXIV):
         return None
@@ -128,8 +128,8 @@ def _explain_against_list(
 ) -> int:
     """A list without a scope policy: the paper against the list's own papers, with the model
     and verdict `check` uses in a pull request (the asked paper left out of it)."""
-    from curator.pipeline import open_cache, screening_records
-    from curator.report.terminal import fit, terminal_width
+    from curator.console.terminal import fit, terminal_width
+    from curator.run.pipeline import open_cache, screening_records
     from curator.scope.explain_list import explain_against_list
     from curator.scope.recorded import recorded_decisions
 
@@ -165,9 +165,9 @@ def _against_list(
     as `check` reads them), the model's reading of the paper (None with no title or too few
     listed papers) and how many listed papers the model was learned from."""
     from curator.checks.interface import CheckContext
-    from curator.model import Kind
-    from curator.pipeline import load
-    from curator.resolvers.interface import Found, Moved, NotFound
+    from curator.core.model import Kind
+    from curator.core.outcomes import Found, Moved, NotFound
+    from curator.run.pipeline import load
     from curator.scope.explain_list import Asked
     from curator.scope.relevance import Paper
     from curator.scope.relevant import learn
@@ -191,7 +191,7 @@ def _against_list(
 
 def _unasked(outcome: Outcome | None, titled: bool) -> str:
     """Why arXiv gave no title for the paper ('' when it gave one)."""
-    from curator.resolvers.interface import Blocked, Unverified
+    from curator.core.outcomes import Blocked, Unverified
 
     if titled:
         return ""
@@ -239,7 +239,7 @@ def run_scope_evaluate(args: argparse.Namespace) -> int:
     """Evaluate the rules and scorer procedure on the records; write the Markdown report."""
     from curator.cli.check import options_from
     from curator.cli.evaluate import write
-    from curator.rulefiles import rules_folder
+    from curator.run.rules import rules_folder
     from curator.scope.evaluate import evaluation
 
     if args.list:
@@ -277,7 +277,7 @@ def _evaluate_lists(paths: list[Path], out: str) -> int:
 def run_scope_train(args: argparse.Namespace) -> int:
     """Refuse records that fail the policy's checks, train, write the scorer, say what."""
     from curator.cli.check import options_from
-    from curator.rulefiles import rules_folder
+    from curator.run.rules import rules_folder
     from curator.scope.train import train_files
 
     options = options_from(args)

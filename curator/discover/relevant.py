@@ -16,11 +16,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from curator.discover.screen import Candidate, Group, Listed, Skipped
-from curator.model import Verdict
-from curator.scope.decision import Decision
+from curator.core.decision import Decision
+from curator.core.model import Verdict
 from curator.scope.relevance import Model, Paper, Relevance
 from curator.scope.relevant import RULE
+from curator.scope.screen import Candidate, Group, Listed, Skipped
 
 #: At most this many categories are asked, and only while they add listed papers.
 MOST_CATEGORIES = 5

@@ -10,13 +10,13 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from curator.console import sanitize as s
+from curator.console.sanitize import clean
+from curator.core.decision import SCORER_ID
+from curator.core.model import Verdict
 from curator.discover.run import DiscoverReport
-from curator.discover.screen import Candidate, Group
-from curator.model import Verdict
-from curator.report import sanitize as s
-from curator.report.sanitize import clean
-from curator.scope.decision import SCORER_ID
 from curator.scope.relevant import RULE as RELEVANCE
+from curator.scope.screen import Candidate, Group
 
 #: The JSON report's schema name (its own: a discover report is not a check report).
 SCHEMA = "curator-discover/1"

@@ -14,16 +14,16 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from curator.config.options import Options
+from curator.core.errors import UsageError
+from curator.core.model import Entry, Kind
+from curator.core.outcomes import Counter
 from curator.discover import relevant as rl
-from curator.discover import screen as sc
 from curator.discover import window as win
-from curator.errors import UsageError
-from curator.model import Entry, Kind
-from curator.options import Options
+from curator.net.cache import Cache
 from curator.resolvers.arxiv_search import MAX_SLICE, ArxivSearch, SearchFailed
-from curator.resolvers.cache import Cache
-from curator.resolvers.interface import Counter
 from curator.scope import ScopeRules
+from curator.scope import screen as sc
 from curator.scope.relevance import MIN_LISTED, Model
 
 #: Cache service of the remembered days: `<query key>:<YYYY-MM-DD>` -> {"ids": [...]}. Named
@@ -73,8 +73,8 @@ def discover(options: Options, request: Request, now: datetime | None = None) ->
 
     With a scope policy, the entry gate's words are asked and the policy screens; without
     one, the list's own words and categories are asked and its relevance screens."""
-    from curator.pipeline import load
-    from curator.rulefiles import load_rules
+    from curator.run.pipeline import load
+    from curator.run.rules import load_rules
 
     moment = now or datetime.now(UTC)
     rules = load_rules(options).get("scope")
@@ -119,7 +119,7 @@ def _relevance(
     options: Options, entries: Sequence[Entry], cache: Cache
 ) -> tuple[_Screener, tuple[str, ...]]:
     """The list's relevance model, its words and categories; UsageError when too small."""
-    from curator.rulefiles import rules_folder
+    from curator.run.rules import rules_folder
     from curator.scope.relevant import learn
 
     papers = [e for e in entries if e.kind is Kind.PAPER]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from curator.errors import UsageError
+from curator.core.errors import UsageError
 
 #: The categories asked by default: language, AI, retrieval, learning, multi-agent.
 DEFAULT_CATEGORIES = ("cs.CL", "cs.AI", "cs.IR", "cs.LG", "cs.MA")

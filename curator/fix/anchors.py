@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
+from curator.core.model import Finding
 from curator.fix.model import Edit, line_starts
-from curator.model import Finding
 
 # What a GitHub heading anchor is made of: word characters (any script) and hyphens, and
 # percent-encoded bytes (an emoji's invisible variation selector is written `%EF%B8%8F`).

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from html.entities import codepoint2name
 
+from curator.core.model import Entry, Finding
 from curator.fix.model import Edit, line_starts
 from curator.fix.values import Change, Want, id_pattern, rewrite_url
-from curator.model import Entry, Finding
 from curator.sources.doc_markdown import scan_markdown
 from curator.sources.document import git_lines
 

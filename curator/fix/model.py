@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from curator.model import Finding
+from curator.core.model import Finding
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ from dataclasses import replace
 
 from rich.text import Text
 
+from curator.console.sanitize import terminal
+from curator.console.terminal import PATH_STYLE, inert, plural, requests_phrase, seconds, shown_path
+from curator.core.model import RequestCounts
 from curator.fix.model import Edit, FileFix, apply, line_of, lines_of
 from curator.fix.plan import FixPlan
-from curator.model import RequestCounts
-from curator.report.sanitize import terminal
-from curator.report.terminal import PATH_STYLE, inert, plural, requests_phrase, seconds, shown_path
 
 #: A value longer than this is shown clipped in a `--verbose` change line.
 SHOWN = 60

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
+from curator.core.model import Entry, Finding, Report
 from curator.fix import yaml_edits
 from curator.fix.anchors import anchor_edits
 from curator.fix.model import Edit, FileFix, apply, narrowed
 from curator.fix.values import Want, want_of
 from curator.fix.verify import misread, read_entries
-from curator.model import Entry, Finding, Report
 from curator.sources.reading import is_catalogue
 
 if TYPE_CHECKING:  # the document locator (markdown-it) is imported when a document has a fix

@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from curator.checks.titles import MIN_WORDS, normalise_title, titles_match
+from curator.config.options import Options
+from curator.core.model import Entry, Finding, Kind, Report, RequestCounts
+from curator.core.outcomes import Found, Outcome, Unverified
 from curator.fix.plan import FixPlan, plan_fixes
 from curator.fix.values import FIXABLE, ID_PREFIX
-from curator.model import Entry, Finding, Kind, Report, RequestCounts
-from curator.options import Options
-from curator.resolvers.interface import Found, Outcome, Unverified
 
 if TYPE_CHECKING:
-    from curator.resolvers.cache import Cache
+    from curator.net.cache import Cache
 
 #: Findings whose entry may carry a wrong arXiv ID: asked about by the entry's own title.
 WRONG_ID = frozenset({"arxiv-not-found", "arxiv-title-mismatch"})
@@ -50,7 +50,7 @@ def prepare(
 ) -> Prepared:
     """Check `options.paths`, suggest IDs for wrong ones (`search`: one batched arXiv title
     search), read the files that have something to fix, and plan (limited to `only`)."""
-    from curator import pipeline
+    from curator.run import pipeline
 
     cache = pipeline.open_cache(options)
     try:
@@ -71,7 +71,7 @@ def _files_to_fix(findings: Iterable[Finding], only: frozenset[str] | None) -> l
 
 def read_texts(files: Iterable[str]) -> dict[str, str]:
     """Each file's text as the readers read it (a link out of the repository refused)."""
-    from curator.sources.text import read_text
+    from curator.textio.text import read_text
 
     return {file: read_text(Path(file), file) for file in files}
 
@@ -129,8 +129,8 @@ def search_titles(
     subjects: list[str], options: Options, cache: Cache
 ) -> tuple[dict[str, Outcome], RequestCounts, list[str]]:
     """The title search's outcomes (through the run's `cache`), what it sent, and its notes."""
+    from curator.core.outcomes import Counter
     from curator.resolvers.arxiv_titles import ArxivTitles
-    from curator.resolvers.interface import Counter
 
     counter = Counter()
     searcher = ArxivTitles(options, cache, counter, match=titles_match)

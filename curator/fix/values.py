@@ -17,11 +17,11 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from curator.badges import renamed_badge
 from curator.checks.redirects import same_resource
 from curator.checks.titles import same_paper
-from curator.model import Entry, Finding
-from curator.normalize import arxiv_id_in_url, github_repo, parse_arxiv_id, subject_for_url
+from curator.core.badges import renamed_badge
+from curator.core.model import Entry, Finding
+from curator.core.normalize import arxiv_id_in_url, github_repo, parse_arxiv_id, subject_for_url
 
 
 class Change(StrEnum):

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from curator.checks.titles import compact
+from curator.core.model import Entry
+from curator.core.normalize import subject_for_url
 from curator.fix.values import Change, Want
-from curator.model import Entry
-from curator.normalize import subject_for_url
 from curator.sources.reading import entries_of
 
 

@@ -18,9 +18,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from curator.errors import InputError
+from curator.core.errors import InputError
 from curator.fix.model import FileFix
-from curator.sources.text import read_text, refuse_links_below, tree_root
+from curator.textio.text import read_text, refuse_links_below, tree_root
 
 
 def write_fixes(fixes: Sequence[FileFix], given: Sequence[str] = ()) -> list[str]:

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from curator.errors import InputError
+from curator.core.errors import InputError
+from curator.core.model import Entry, Finding, Kind
+from curator.core.normalize import parse_arxiv_id, subject_for_url
 from curator.fix.model import Edit
 from curator.fix.values import Change, Want, id_pattern, rewrite_url
-from curator.located_yaml import compose
-from curator.model import Entry, Finding, Kind
-from curator.normalize import parse_arxiv_id, subject_for_url
 from curator.sources.catalog_schema import LISTS
+from curator.textio.located_yaml import compose
 
 _STR = "tag:yaml.org,2002:str"
 _URL = re.compile(r"^\s*https?://\S+\s*$", re.IGNORECASE)

@@ -1,5 +1,5 @@
 """GitHub for publishing: PyGithub's objects and pagination (comments, issues, labels, pulls)
-under curator's one retry policy (resolvers/http.py, `publish_policy`).
+under curator's one retry policy (net/http.py, `publish_policy`).
 
 PyGithub's own retries and request spacing are off. Each call (one PyGithub operation, which
 may be several requests, e.g. every page of a list) is retried on a 5xx answer or a failed
@@ -25,9 +25,9 @@ from urllib.parse import urlsplit
 import github
 import requests
 
-from curator.errors import CuratorError, UsageError
-from curator.report.sanitize import clean, shorten
-from curator.resolvers.http import (
+from curator.console.sanitize import clean, shorten
+from curator.core.errors import CuratorError, UsageError
+from curator.net.http import (
     USER_AGENT,
     Budget,
     RetryableError,

@@ -15,15 +15,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from curator import json_text
-from curator.model import Report, Severity
+from curator.console import sanitize as s
+from curator.core.model import Report, Severity
 from curator.publish import write_output
 from curator.publish.api import GitHubAPI, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
 from curator.report import context, markdown
-from curator.report import sanitize as s
 from curator.report.context import RenderContext
+from curator.textio import json_text
 
 MARKER = "<!-- curator:audit -->"
 _STATE = re.compile(r"<!-- curator:state ([A-Za-z0-9+/=]+) -->")

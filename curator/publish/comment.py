@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from curator.errors import UsageError
+from curator.core.errors import UsageError
 from curator.fix.suggest import Suggestion
 from curator.publish import write_output
 from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours

@@ -34,7 +34,8 @@ from typing import Any
 
 import github
 
-from curator.errors import UsageError
+from curator.console import sanitize as s
+from curator.core.errors import UsageError
 from curator.fix.model import FileFix, line_of
 from curator.fix.suggest import inside_tree
 from curator.publish import write_output
@@ -42,7 +43,6 @@ from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
 from curator.report import context
-from curator.report import sanitize as s
 from curator.report.context import RenderContext
 
 MARKER = "<!-- curator:fixes -->"

@@ -40,11 +40,11 @@ from typing import Any, NamedTuple
 
 import github
 
-from curator.codes import CODES
+from curator.console import sanitize as s
+from curator.core.codes import CODES
 from curator.fix.model import lines_of
 from curator.fix.suggest import Suggestion
 from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
-from curator.report import sanitize as s
 from curator.report.context import Suggested
 
 MARKER = "<!-- curator:suggestions -->"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from curator import json_text
+from curator.textio import json_text
 
 DEFAULT_SERVER = "https://github.com"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from curator.model import Finding, Report, Severity
-from curator.report.sanitize import clean
+from curator.console.sanitize import clean
+from curator.core.model import Finding, Report, Severity
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 #: GitHub refuses a step summary larger than 1 MiB.

@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from curator.model import Format, Report
+from curator.core.model import Format, Report
 
 #: Format -> module with a `render(report, ctx) -> str` function.
 RENDERERS: dict[Format, str] = {

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TextIO
 
-from curator.model import Report
+from curator.core.model import Report
 
 if TYPE_CHECKING:
     from curator.fix.suggest import Suggestion

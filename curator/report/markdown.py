@@ -10,12 +10,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from curator.model import EntryResult, Finding, Report, Severity, Verdict
-from curator.report import sanitize as s
+from curator.console import sanitize as s
+from curator.core.model import EntryResult, Finding, Report, Severity, Verdict
 from curator.report.context import RenderContext
 
 if TYPE_CHECKING:
-    from curator.scope.decision import Decision
+    from curator.core.decision import Decision
 
 MARKER = "<!-- curator:report -->"
 CLEAN_MARKER = "<!-- curator:clean -->"

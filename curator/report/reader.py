@@ -6,7 +6,7 @@ JSON itself is read strictly: no NaN or Infinity, no number too large for a floa
 nesting deeper than a report has. Anything else is one InputError line (exit 2). What the
 renderers print without a sanitiser is closed too: request counters are CONTRACT.md's or
 plain lower-case names, at most 32 of them, with bounded values. Every string the report
-holds is still untrusted: the renderers pass each through curator/report/sanitize.py.
+holds is still untrusted: the renderers pass each through curator/console/sanitize.py.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from typing import Any
 
 import jsonschema
 
-from curator import json_text
-from curator.errors import InputError
-from curator.fix import suggest
-from curator.fix.suggest import Suggestion
-from curator.model import (
+from curator.core.decision import SCHEMA as DECISION_SCHEMA
+from curator.core.decision import Decision
+from curator.core.errors import InputError
+from curator.core.model import (
     REQUEST_KEYS,
     Entry,
     EntryResult,
@@ -34,9 +33,10 @@ from curator.model import (
     Source,
     Verdict,
 )
-from curator.scope.decision import SCHEMA as DECISION_SCHEMA
-from curator.scope.decision import Decision
-from curator.sources.text import read_text
+from curator.fix import suggest
+from curator.fix.suggest import Suggestion
+from curator.textio import json_text
+from curator.textio.text import read_text
 
 _SOURCE = {
     "type": "object",
@@ -161,7 +161,7 @@ def read_saved(path: str | Path) -> Saved:
 
 
 def parse(text: str, name: str) -> dict[str, Any]:
-    """Strict JSON (curator.json_text): finite numbers only, bounded nesting, an object at
+    """Strict JSON (curator.textio.json_text): finite numbers only, bounded nesting, an object at
     the top."""
     try:
         data = json_text.loads(text, MAX_DEPTH)

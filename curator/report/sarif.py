@@ -8,10 +8,10 @@ from typing import Any
 from urllib.parse import quote
 
 from curator import __version__
-from curator.codes import CODES
-from curator.home import HOME
-from curator.model import Finding, Report, Severity
-from curator.report.sanitize import plain
+from curator.config.home import HOME
+from curator.console.sanitize import plain
+from curator.core.codes import CODES
+from curator.core.model import Finding, Report, Severity
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = HOME

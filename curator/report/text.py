@@ -15,11 +15,11 @@ from itertools import groupby
 
 from rich.text import Text
 
-from curator.codes import OUTAGES
-from curator.model import Finding, Kind, Report, Severity
-from curator.report import terminal as t
+from curator.console import terminal as t
+from curator.console.terminal import Display
+from curator.core.codes import OUTAGES
+from curator.core.model import Finding, Kind, Report, Severity
 from curator.report.context import Suggested
-from curator.report.terminal import Display
 
 #: How a fix that `curator fix` makes only with `--unsafe` is marked (another paper's ID).
 UNSAFE_MARK = "unsafe"

@@ -18,21 +18,12 @@ from urllib.parse import urlencode
 
 import httpx
 
-from curator.model import Service
-from curator.normalize import parse_arxiv_id
-from curator.options import Options
-from curator.resolvers.arxiv_atom import (
-    Feed,
-    FeedError,
-    UnreadableEntry,
-    parse_feed,
-    partial_ids,
-    rejected_ids,
-)
-from curator.resolvers.arxiv_pages import EMPTY_ONLY, EmptyPages, with_control
-from curator.resolvers.base import CachedResolver
-from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
-from curator.resolvers.http import (
+from curator.config.options import Options
+from curator.core.model import Service
+from curator.core.normalize import parse_arxiv_id
+from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
+from curator.net.cache import Cache, CacheItem, not_found_from, not_found_value
+from curator.net.http import (
     TRANSIENT_ERRORS,
     USER_AGENT,
     Budget,
@@ -45,7 +36,16 @@ from curator.resolvers.http import (
     read_body,
     status_error,
 )
-from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unverified
+from curator.resolvers.arxiv_atom import (
+    Feed,
+    FeedError,
+    UnreadableEntry,
+    parse_feed,
+    partial_ids,
+    rejected_ids,
+)
+from curator.resolvers.arxiv_pages import EMPTY_ONLY, EmptyPages, with_control
+from curator.resolvers.base import CachedResolver
 
 SERVICE = "arxiv"
 PREFIX = "arxiv:"

@@ -1,6 +1,6 @@
 """The arXiv export API's Atom feed, read once and strictly: papers, 400 errors, withdrawals.
 
-curator speaks the export API itself (httpx, the one HTTP layer in resolvers/http.py) and
+curator speaks the export API itself (httpx, the one HTTP layer in net/http.py) and
 parses its feed here, with the standard library, instead of going through the `arxiv`
 package. That package (4.0.2) cannot give curator what a run needs through its public API:
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from curator.normalize import parse_arxiv_id
+from curator.core.normalize import parse_arxiv_id
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 
-from curator.resolvers.interface import Outcome, Unverified
+from curator.core.outcomes import Outcome, Unverified
 
 #: Empty answers, with none holding entries, after which arXiv is not asked again this run.
 EMPTY_LIMIT = 3

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from curator.net.http import Budget, GiveUp, RetryableError, arxiv_policy, call_with_retries
 from curator.resolvers.arxiv import (
     SERVICE,
     ArxivResolver,
@@ -22,7 +23,6 @@ from curator.resolvers.arxiv import (
     query_url,
 )
 from curator.resolvers.arxiv_atom import Feed
-from curator.resolvers.http import Budget, GiveUp, RetryableError, arxiv_policy, call_with_retries
 
 #: arXiv's largest slice per request (its API manual: at most 2,000 results per call).
 MAX_SLICE = 2000

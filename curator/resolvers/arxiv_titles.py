@@ -18,10 +18,10 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
+from curator.net.cache import Cache, CacheItem
 from curator.resolvers.arxiv_search import ArxivSearch, SearchFailed, Session
-from curator.resolvers.cache import Cache, CacheItem
-from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unverified
 
 PREFIX = "title:"
 #: Titles per search request, and the longest query sent (arXiv reads a GET's query).

@@ -15,10 +15,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from curator.model import Service
-from curator.options import Options
-from curator.resolvers.cache import OFFLINE_MISS, Cache, CacheItem
-from curator.resolvers.interface import Counter, NotFound, Outcome
+from curator.config.options import Options
+from curator.core.model import Service
+from curator.core.outcomes import Counter, NotFound, Outcome
+from curator.net.cache import OFFLINE_MISS, Cache, CacheItem
 
 
 class CachedResolver(ABC):

@@ -18,10 +18,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from curator.model import Service
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.model import Service
+from curator.core.outcomes import Counter, Found, Moved, NotFound, Outcome, Unverified
+from curator.net.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.base import CachedResolver
-from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.github_http import Answer, Failure, GithubHttp
 from curator.resolvers.github_parse import (
     BATCH_SIZE,
@@ -31,7 +32,6 @@ from curator.resolvers.github_parse import (
     outcome_from_meta,
     split_subject,
 )
-from curator.resolvers.interface import Counter, Found, Moved, NotFound, Outcome, Unverified
 
 if TYPE_CHECKING:
     from curator.resolvers.github_rest import RestClient

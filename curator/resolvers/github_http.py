@@ -1,4 +1,4 @@
-"""HTTP for the GitHub resolver: curator's one retry policy (resolvers/http.py), and the
+"""HTTP for the GitHub resolver: curator's one retry policy (net/http.py), and the
 state of one run: its budget, and whether GitHub has been given up.
 
 `GithubHttp.call` runs one request (an `Exchange`: one try, given its time limit) and returns
@@ -23,9 +23,9 @@ from typing import Any
 
 import httpx
 
-from curator import json_text
-from curator.options import Options
-from curator.resolvers.http import (
+from curator.config.options import Options
+from curator.core.outcomes import Counter
+from curator.net.http import (
     USER_AGENT,
     Budget,
     ConnectFailure,
@@ -36,7 +36,7 @@ from curator.resolvers.http import (
     github_policy,
     read_body,
 )
-from curator.resolvers.interface import Counter
+from curator.textio import json_text
 
 #: Requests in a row that may fail outright before GitHub is taken to be down for this run.
 FAILURES_BEFORE_DOWN = 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from curator.resolvers.interface import Found, Moved, NotFound, Outcome, Unverified
+from curator.core.outcomes import Found, Moved, NotFound, Outcome, Unverified
 
 #: Fields asked for each aliased `repository(owner:, name:)`; no connections, so 1 point.
 REPO_FIELDS = (

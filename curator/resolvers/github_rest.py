@@ -4,7 +4,7 @@ PyGithub's `Requester` (`github.Github(...).requester`) builds and sends each re
 adds the User-Agent and, because no `auth` is given, no token: the REST path never sends one.
 It follows a 301 on the configured host by itself, which is how GitHub answers for a renamed
 repository (to /repositories/{id}), and returns any other status without raising. Its own
-retries and request spacing are off: curator's one retry policy (resolvers/http.py) decides.
+retries and request spacing are off: curator's one retry policy (net/http.py) decides.
 
 Each run has its own PyGithub connection object, passed to every call as `cnx`, with a
 requests adapter that counts every request that reached the server (a rename costs two)
@@ -28,10 +28,10 @@ import urllib3
 from github.Requester import HTTPRequestsConnectionClass, HTTPSRequestsConnectionClass
 from requests.adapters import HTTPAdapter
 
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.outcomes import Counter
+from curator.net.http import MAX_BODY, USER_AGENT, RetryableError
 from curator.resolvers.github_http import Answer, Failure
-from curator.resolvers.http import MAX_BODY, USER_AGENT, RetryableError
-from curator.resolvers.interface import Counter
 
 COUNT_AS = "github_rest"
 _CHUNK = 65536

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from curator.model import Service
-from curator.resolvers.interface import NotFound, Outcome, Unverified
+from curator.core.model import Service
+from curator.core.outcomes import NotFound, Outcome, Unverified
 
 UNREACHABLE = "network unreachable"
 

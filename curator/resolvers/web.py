@@ -23,13 +23,10 @@ from urllib.parse import urldefrag, urljoin
 
 import httpx
 
-from curator.model import Service
-from curator.options import Options
-from curator.resolvers.base import CachedResolver
-from curator.resolvers.cache import Cache, CacheItem, not_found_from, not_found_value
-from curator.resolvers.guard import address_reason, check_url, parse_host_address
-from curator.resolvers.http import Budget, parse_retry_after
-from curator.resolvers.interface import (
+from curator.config.links import LinkRules
+from curator.config.options import Options
+from curator.core.model import Service
+from curator.core.outcomes import (
     Blocked,
     Counter,
     Found,
@@ -38,8 +35,11 @@ from curator.resolvers.interface import (
     Outcome,
     Unverified,
 )
+from curator.net.cache import Cache, CacheItem, not_found_from, not_found_value
+from curator.net.guard import address_reason, check_url, parse_host_address
+from curator.net.http import Budget, parse_retry_after
+from curator.resolvers.base import CachedResolver
 from curator.resolvers.web_outcome import Answer, Failure, Hop, final_outcome, tls_failure
-from curator.rulefiles.links import LinkRules
 
 #: (host, port) -> addresses, as socket.getaddrinfo would give; tests pass their own.
 Lookup = Callable[[str, int], list[str]]

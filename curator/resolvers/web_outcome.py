@@ -10,9 +10,9 @@ from typing import Any
 
 import httpx
 
-from curator.resolvers.http import RETRY_STATUSES
-from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
-from curator.rulefiles.links import LinkRules
+from curator.config.links import LinkRules
+from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
+from curator.net.http import RETRY_STATUSES
 
 PERMANENT = frozenset({301, 308})
 GONE = frozenset({404, 410})

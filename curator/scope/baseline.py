@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from curator.errors import UsageError
+from curator.core.errors import UsageError
 from curator.scope.records import Record
 
 #: Regularisation strengths tried by inner cross-validation on the training part.

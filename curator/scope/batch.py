@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.errors import InputError
-from curator.normalize import parse_arxiv_id
-from curator.report import sanitize as s
+from curator.console import sanitize as s
+from curator.core.errors import InputError
+from curator.core.normalize import parse_arxiv_id
 from curator.scope.evaluate import Measured, load_all, measure, short_path, split_figures
 from curator.scope.records import Record, normal_text
 from curator.scope.rules import ScopeRules, load_rules

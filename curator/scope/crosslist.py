@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.errors import UsageError
-from curator.model import Kind
+from curator.core.errors import UsageError
+from curator.core.model import Kind
 from curator.scope.evaluate import average_precision, share
 from curator.scope.relevance import Paper, build
 
@@ -71,7 +71,7 @@ class Outcome:
 
 def read_list(path: Path) -> Listed:
     """The papers of a list document or catalogue, titles as the list gives them."""
-    from curator.pipeline import load
+    from curator.run.pipeline import load
 
     loaded = load([str(path)])
     papers = [

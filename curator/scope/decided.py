@@ -26,12 +26,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from curator.codes import CODES
-from curator.errors import InputError
-from curator.located_yaml import LocatedMap, load_located
-from curator.model import Verdict
-from curator.normalize import parse_arxiv_id, subject_for_url
-from curator.scope.decision import Decision
+from curator.core.codes import CODES
+from curator.core.decision import Decision
+from curator.core.errors import InputError
+from curator.core.model import Verdict
+from curator.core.normalize import parse_arxiv_id, subject_for_url
+from curator.textio.located_yaml import LocatedMap, load_located
 
 #: The decisions file in the rules folder.
 DECISIONS_FILE = "scope-decisions.yaml"

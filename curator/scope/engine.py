@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from curator.codes import CODES
-from curator.model import Verdict
-from curator.scope.decision import SCORER_ID, Contribution, Decision, PaperText, Quote
+from curator.core.codes import CODES
+from curator.core.decision import SCORER_ID, Contribution, Decision, PaperText, Quote
+from curator.core.model import Verdict
 from curator.scope.matching import Hit, find_hits, sentences
 from curator.scope.rules import VERDICT_CODES, Kind, Rule, ScopeRules, load_rules
 from curator.scope.signals import (

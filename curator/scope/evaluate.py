@@ -20,14 +20,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from curator.discover.screen import Group, group_of
-from curator.model import Verdict
-from curator.report import sanitize
-from curator.scope.decision import Decision, PaperText
+from curator.console import sanitize
+from curator.core.decision import Decision, PaperText
+from curator.core.model import Verdict
 from curator.scope.engine import decide
 from curator.scope.records import Record, load_records
 from curator.scope.rules import Kind, ScopeRules, load_rules
 from curator.scope.scorer import Scorer
+from curator.scope.screen import Group, group_of
 from curator.scope.splits import LOCK_BOX, PARTS, forward_chain, lock_box
 from curator.scope.train import Settings, examples, precision_cut, train
 
@@ -563,7 +563,7 @@ def run(rules_path: Path, paths: Sequence[Path], open_lock_box: bool = False) ->
 #: stage only present or keep decisions).
 EVALUATED_CODE = (
     "scope/baseline.py",
-    "scope/decision.py",
+    "core/decision.py",
     "scope/engine.py",
     "scope/evaluate.py",
     "scope/lexical.py",
@@ -574,7 +574,7 @@ EVALUATED_CODE = (
     "scope/signals.py",
     "scope/splits.py",
     "scope/train.py",
-    "discover/screen.py",
+    "scope/screen.py",
 )
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from curator.model import Verdict
+from curator.core.decision import Weighed
+from curator.core.model import Verdict
 from curator.scope.decided import Recorded, settle
-from curator.scope.decision import Weighed
 from curator.scope.engine import SCORER_ID, Decision, PaperText, decide, strong
 from curator.scope.rules import Kind, Pattern, ScopeRules
 from curator.scope.signals import read, rule_hits

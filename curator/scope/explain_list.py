@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from curator.model import Entry, Verdict
+from curator.core.model import Entry, Verdict
 from curator.scope.decided import Recorded, settle
 from curator.scope.relevance import MIN_LISTED, UNLIKE, Relevance
 from curator.scope.relevant import decision_of

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from curator.scope.decision import PaperText, Quote, Weighed
+from curator.core.decision import PaperText, Quote, Weighed
 from curator.scope.matching import sentence_of
 
 #: A word: lower-case letters and digits starting with a letter (hyphens and apostrophes split).

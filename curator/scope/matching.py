@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
-from curator.scope.decision import PaperText
+from curator.core.decision import PaperText
 from curator.scope.rules import Pattern
 
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bracket.

@@ -16,9 +16,9 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from curator.digest import code_digest
-from curator.resolvers.cache import Cache
-from curator.scope.decision import Decision, PaperText
+from curator.core.decision import Decision, PaperText
+from curator.core.digest import code_digest
+from curator.net.cache import Cache
 from curator.scope.engine import decide
 from curator.scope.rules import ScopeRules
 
@@ -26,15 +26,15 @@ from curator.scope.rules import ScopeRules
 SERVICE = "scope"
 #: The code a decision depends on: the scope engine and the verdicts and codes it names.
 ENGINE_FILES = (
-    "scope/decision.py",
+    "core/decision.py",
     "scope/engine.py",
     "scope/matching.py",
     "scope/rules.py",
     "scope/scorer.py",
     "scope/signals.py",
     "scope/lexical.py",
-    "codes.py",
-    "model.py",
+    "core/codes.py",
+    "core/model.py",
 )
 
 

@@ -1,7 +1,7 @@
 """Reading the maintainers' recorded decisions (curator/scope/decided.py) at the run's edge.
 
 Every record is read from where the run reads its rules: the working tree in a local run,
-the base revision in pull-request mode (curator.config_files). A pull request's own
+the base revision in pull-request mode (curator.config.config_files). A pull request's own
 decisions file, screening record or inline marker therefore never settles its own paper;
 its changes to the rules folder are reported as `config-changed`.
 """
@@ -14,9 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.config_files import ConfigFiles, config_files
-from curator.errors import InputError
-from curator.options import Options
+from curator.config.config_files import ConfigFiles, config_files
+from curator.config.options import Options
+from curator.core.errors import InputError
 from curator.scope.decided import Recorded, from_screening, markers, merged
 
 if TYPE_CHECKING:

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curator import json_text
-from curator.context import CheckContext
-from curator.errors import InputError
-from curator.model import Finding, Source
-from curator.normalize import parse_arxiv_id
+from curator.config.context import CheckContext
+from curator.core.errors import InputError
+from curator.core.model import Finding, Source
+from curator.core.normalize import parse_arxiv_id
 from curator.scope.engine import PaperText
 from curator.scope.rules import ScopeRules
-from curator.sources.text import read_text
+from curator.textio import json_text
+from curator.textio.text import read_text
 
 #: Used when scope.yaml has no `records` section: the policy's own vocabulary.
 DEFAULT_SPEC: dict[str, Any] = {

@@ -23,17 +23,17 @@ from dataclasses import replace
 from functools import cache as cache_result
 from importlib import resources
 
-from curator import json_text
 from curator.checks.interface import CheckContext
-from curator.model import Entry, EntryResult, Finding, Kind, Service, Verdict
-from curator.resolvers.cache import Cache
-from curator.resolvers.interface import Found, Moved, Outcome
+from curator.core.decision import Decision
+from curator.core.model import Entry, EntryResult, Finding, Kind, Service, Verdict
+from curator.core.outcomes import Found, Moved, Outcome
+from curator.net.cache import Cache
 from curator.scope.decided import Recorded, settle
-from curator.scope.decision import Decision
 from curator.scope.records import Record
 from curator.scope.relevance import Model, Paper, Relevance, build, digest
 from curator.scope.relevance import restore as restore_model
 from curator.scope.stage import scope_finding
+from curator.textio import json_text
 
 #: The id under which relevance names itself in a decision's rules and quotes.
 RULE = "list-relevance"

@@ -16,11 +16,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.codes import CODES
-from curator.config_files import ConfigFiles, WorkingTree
-from curator.errors import InputError
-from curator.located_yaml import LocatedMap, load_located
-from curator.model import Verdict
+from curator.config.config_files import ConfigFiles, WorkingTree
+from curator.core.codes import CODES
+from curator.core.errors import InputError
+from curator.core.model import Verdict
+from curator.textio.located_yaml import LocatedMap, load_located
 
 if TYPE_CHECKING:
     from curator.scope.scorer import Scorer

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curator.config_files import ConfigFiles, WorkingTree
-from curator.errors import InputError
-from curator.json_text import parse_json
-from curator.scope.decision import Contribution, PaperText, Weighed
+from curator.config.config_files import ConfigFiles, WorkingTree
+from curator.core.decision import Contribution, PaperText, Weighed
+from curator.core.errors import InputError
 from curator.scope.lexical import Lexical, features, logistic, logit
 from curator.scope.signals import Reading
+from curator.textio.json_text import parse_json
 
 FORMAT = "curator-scope-scorer/3"
 #: The earlier format: the signal view alone.

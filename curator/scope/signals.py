@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from curator.scope.decision import PaperText, Quote
+from curator.core.decision import PaperText, Quote
 from curator.scope.matching import Hit, find_hits, sentence_of, sentence_spans, text_order
 from curator.scope.rules import Cue, Kind, Rule, ScopeRules
 

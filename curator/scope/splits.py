@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from curator.normalize import parse_arxiv_id
+from curator.core.normalize import parse_arxiv_id
 from curator.scope.records import Record
 
 #: The latest share of the records with an abstract, kept sealed until the rules are frozen.

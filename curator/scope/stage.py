@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from curator.checks.interface import CheckContext
-from curator.model import Entry, EntryResult, Finding, Kind, Service, Severity, Verdict
-from curator.resolvers.interface import Found, Moved, NotFound, Outcome, describe
+from curator.core.decision import Decision, PaperText
+from curator.core.model import Entry, EntryResult, Finding, Kind, Service, Severity, Verdict
+from curator.core.outcomes import Found, Moved, NotFound, Outcome, describe
 from curator.scope.decided import Recorded, settle
-from curator.scope.decision import Decision, PaperText
 from curator.scope.engine import decide
 from curator.scope.rules import ScopeRules
 

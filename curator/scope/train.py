@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from curator.errors import InputError
-from curator.scope.decision import PaperText
+from curator.core.decision import PaperText
+from curator.core.errors import InputError
 from curator.scope.engine import strong
 from curator.scope.lexical import Features, Lexical, features, logistic, logit
 from curator.scope.lexical import Settings as LexicalSettings
@@ -33,7 +33,7 @@ from curator.scope.rules import ScopeRules, parse_rules
 from curator.scope.scorer import Scorer, Stack, scorer_data
 from curator.scope.signals import read, rule_hits
 from curator.scope.splits import arxiv_order, usable
-from curator.sources.text import read_text
+from curator.textio.text import read_text
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from curator import json_text
-from curator.digest import code_digest
-from curator.errors import InputError
-from curator.located_yaml import line_of, written_keys
-from curator.resolvers.cache import Cache
+from curator.core.digest import code_digest
+from curator.core.errors import InputError
+from curator.net.cache import Cache
+from curator.textio import json_text
+from curator.textio.located_yaml import line_of, written_keys
 
 if TYPE_CHECKING:
     import jsonschema
@@ -164,8 +164,8 @@ def _plain(err: Any) -> str:
 
 #: What decides whether a file's text passes the schema: how it is read and how validated.
 _CODE = (
-    "located_yaml.py",
-    "yaml_tree.py",
+    "textio/located_yaml.py",
+    "textio/yaml_tree.py",
     "sources/catalog_schema.py",
     "schema/catalog.schema.json",
 )

@@ -1,6 +1,6 @@
 """Badges that name another repository than the link beside them, kept on their entry.
 
-Pure. A badge (`curator.badges`) and the repository link it describes sit in one group of
+Pure. A badge (`curator.core.badges`) and the repository link it describes sit in one group of
 `doc_targets` (a table cell, a line, an HTML cell or list item; a cell of badges alone
 describes its row's link). When a group links exactly one repository and a badge there
 draws another, the pair is kept on the entry that holds the link, as `fields["badges"]`:
@@ -16,9 +16,9 @@ import bisect
 from collections import defaultdict
 from dataclasses import replace
 
-from curator.badges import badge_subject
-from curator.model import Entry
-from curator.normalize import github_subject
+from curator.core.badges import badge_subject
+from curator.core.model import Entry
+from curator.core.normalize import github_subject
 from curator.sources.doc_targets import Targets
 
 Pair = tuple[str, str, int, str]

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from curator.model import Entry, Kind, Source
-from curator.normalize import (
+from curator.core.model import Entry, Kind, Source
+from curator.core.normalize import (
     arxiv_id_in_url,
     github_repo,
     github_subject,

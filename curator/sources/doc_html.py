@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from curator.normalize import as_written_url
+from curator.core.normalize import as_written_url
 from curator.sources.doc_units import Anchor, Cell, LineBuilder, Unit, UnitKind, bare_links, clean
 from curator.sources.html_tokens import Tag, Text, tokens
 

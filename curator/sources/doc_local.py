@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-from curator.context import CheckContext
-from curator.model import Finding, Source
+from curator.config.context import CheckContext
+from curator.core.model import Finding, Source
 from curator.sources.doc_targets import Anchors, Target, Targets, loose, walk
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")

@@ -21,7 +21,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 
-from curator.normalize import as_written_url
+from curator.core.normalize import as_written_url
 from curator.sources.doc_units import (
     Anchor,
     Cell,

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from curator.model import Entry
+from curator.core.model import Entry
 from curator.sources.doc_entries import Place, make_entries
 from curator.sources.doc_units import Unit, UnitKind
 

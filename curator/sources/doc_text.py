@@ -14,7 +14,7 @@ from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
 
-from curator.normalize import arxiv_id_in_url, github_repo
+from curator.core.normalize import arxiv_id_in_url, github_repo
 from curator.sources.doc_units import Anchor, Cell, Unit, clean
 
 #: Header texts (lower-case) that name a column's role.

@@ -190,7 +190,7 @@ def bare_links(text: str, line: int) -> list[Anchor]:
 
 def code_links(text: str, line: int) -> list[Anchor]:
     """The arXiv and GitHub links of a code block (its other URLs are examples, not links)."""
-    from curator.normalize import arxiv_id_in_url, github_repo
+    from curator.core.normalize import arxiv_id_in_url, github_repo
 
     return [
         a

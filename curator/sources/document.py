@@ -18,10 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from curator.context import CheckContext
-from curator.heap import bulk_build
-from curator.model import Entry, Finding, Kind, Link, Source
-from curator.normalize import (
+from curator.config.context import CheckContext
+from curator.core.heap import bulk_build
+from curator.core.model import Entry, Finding, Kind, Link, Source
+from curator.core.normalize import (
     arxiv_id_in_url,
     github_subject,
     is_arxiv_id_url,
@@ -38,8 +38,8 @@ from curator.sources.doc_targets import Targets, walk
 from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
 from curator.sources.interface import Loaded, Reference
-from curator.sources.text import read_text
 from curator.sources.yaml_catalog import display_path
+from curator.textio.text import read_text
 
 # The list's own repository, named by its star-history chart or contributors image.
 _OWN_REPO = re.compile(

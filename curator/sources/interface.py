@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from curator.model import Entry, Finding
+from curator.core.model import Entry, Finding
 
 
 @dataclass(frozen=True)

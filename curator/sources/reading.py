@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from curator.errors import CuratorError
-from curator.model import Entry
+from curator.core.errors import CuratorError
+from curator.core.model import Entry
 
 if TYPE_CHECKING:
     from curator.sources.doc_markdown import InlineParses

@@ -14,12 +14,11 @@ from typing import Any
 
 import yaml
 
-from curator.context import CheckContext
-from curator.errors import InputError, UsageError
-from curator.heap import bulk_build
-from curator.located_yaml import compose, construct, item_lines, line_of
-from curator.model import Entry, Finding, Kind, Link, Service, Source
-from curator.normalize import (
+from curator.config.context import CheckContext
+from curator.core.errors import InputError, UsageError
+from curator.core.heap import bulk_build
+from curator.core.model import Entry, Finding, Kind, Link, Service, Source
+from curator.core.normalize import (
     ArxivId,
     arxiv_id_in_url,
     is_arxiv_id_url,
@@ -27,7 +26,6 @@ from curator.normalize import (
     parse_arxiv_id,
     url_subject,
 )
-from curator.select import Comparison, select_changed
 from curator.sources.catalog_schema import (
     LISTS,
     CleanFiles,
@@ -39,7 +37,9 @@ from curator.sources.catalog_schema import (
     schema,
 )
 from curator.sources.interface import Loaded
-from curator.sources.text import printable, read_text
+from curator.sources.select import Comparison, select_changed
+from curator.textio.located_yaml import compose, construct, item_lines, line_of
+from curator.textio.text import printable, read_text
 
 
 def display_path(path: Path) -> str:

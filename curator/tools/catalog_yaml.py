@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from curator.model import Entry
+from curator.core.model import Entry
 
 INDENT = "    "
 

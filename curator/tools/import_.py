@@ -14,10 +14,10 @@ from importlib import resources
 from pathlib import Path
 
 from curator.checks.bilingual import pair_translations
-from curator.context import CheckContext
-from curator.model import Entry, Finding, Kind
+from curator.config.context import CheckContext
+from curator.core.model import Entry, Finding, Kind
 from curator.sources.document import DocumentSource
-from curator.sources.text import refuse_links_below
+from curator.textio.text import refuse_links_below
 from curator.tools.catalog_yaml import (
     catalog_file,
     item_lines,

@@ -13,11 +13,11 @@ from importlib import resources
 from pathlib import Path
 
 from curator import __version__
-from curator.errors import UsageError
-from curator.home import REPOSITORY, Origin, running_commit
-from curator.sources.text import refuse_links_below
+from curator.config.home import REPOSITORY, Origin, running_commit
+from curator.core.errors import UsageError
+from curator.textio.text import refuse_links_below
 
-#: The repository that holds curator and its Action (curator.home).
+#: The repository that holds curator and its Action (curator.config.home).
 ACTION_REPOSITORY = REPOSITORY
 ACTION_PATH = ".github/actions/curator"
 WORKFLOWS = ("curator-pr.yml", "curator-comment.yml", "curator-nightly.yml")
@@ -67,7 +67,7 @@ STARTER_RULES = {
 # min_stars: 0             # repo-few-stars below this many stars (0 = no minimum)
 """,
 }
-#: The list's settings file (curator.settings_file): what init knows is set, the rest
+#: The list's settings file (curator.config.settings_file): what init knows is set, the rest
 #: commented with its default.
 SETTINGS_NAME = "curator.yaml"
 SETTINGS_TEXT = """\

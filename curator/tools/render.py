@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from curator.errors import InputError, UsageError
-from curator.model import Entry, Kind
-from curator.sources.text import read_text
+from curator.core.errors import InputError, UsageError
+from curator.core.model import Entry, Kind
 from curator.sources.yaml_catalog import CatalogSource
+from curator.textio.text import read_text
 from curator.tools.render_html import paper_table, project_table
 from curator.tools.render_layout import Layout, bullet_of, detect, list_block, pipe_block
 

@@ -9,8 +9,8 @@ import zlib
 from html import escape
 from urllib.parse import quote
 
-from curator.model import Entry, Link, Service
-from curator.normalize import github_repo
+from curator.core.model import Entry, Link, Service
+from curator.core.normalize import github_repo
 
 #: Badge colours, picked per tag by a stable hash so a tag keeps its colour across renders.
 COLOURS = ("4A90E2", "F5A623", "7ED321", "D0021B", "9013FE", "50E3C2", "BD10E0", "8B572A")

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from enum import StrEnum
 
-from curator.model import Entry, Link
+from curator.core.model import Entry, Link
 from curator.tools.render_html import cell, project_table
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
-from curator.normalize import url_subject
+from curator.core.normalize import url_subject
 
 #: finding code -> (population it is drawn from, share of that population).
 FAULT_SHARES: dict[str, tuple[str, float]] = {

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curator.normalize import subject_for_url
+from curator.core.normalize import subject_for_url
 
 #: Codes that say a service could not be asked: not a fault found.
 UNVERIFIED = {"arxiv-unverified", "repo-unverified", "link-unverified", "scope-hold"}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.pipeline import load
+from curator.run.pipeline import load
 from tests.benchmarks.generate import (
     Catalogue,
     generate,

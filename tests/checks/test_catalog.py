@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from curator.checks.catalog import duplicates
 from curator.checks.interface import CheckContext
-from curator.model import Entry, Kind, Severity, Source
+from curator.core.model import Entry, Kind, Severity, Source
 
 
 def paper(line: int, section: str = "Methods", subject: str = "arxiv:2310.08560") -> Entry:

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from curator.checks.link_forms import link_forms, wanted_link
-from curator.context import CheckContext
-from curator.errors import InputError
-from curator.model import Entry, Kind, Source
-from curator.normalize import link_for
-from curator.rulefiles.links import LinkRules, load_link_rules
+from curator.config.context import CheckContext
+from curator.config.links import LinkRules, load_link_rules
+from curator.core.errors import InputError
+from curator.core.model import Entry, Kind, Source
+from curator.core.normalize import link_for
 
 ABS = LinkRules(arxiv_form="abs")
 PDF = LinkRules(arxiv_form="pdf")

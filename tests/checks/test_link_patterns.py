@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.errors import InputError
-from curator.rulefiles.links import load_link_rules
+from curator.config.links import load_link_rules
+from curator.core.errors import InputError
 from curator.scope.rules import compile_phrase, phrase_regex
 
 EVIL = r"^https://x\.example/(a|aa)+$"
@@ -46,7 +46,7 @@ def test_a_pathological_pattern_finishes_at_once(tmp_path: Path) -> None:
     rules_file(tmp_path, EVIL)
     script = (
         "import time; from pathlib import Path; "
-        "from curator.rulefiles.links import load_link_rules as load; "
+        "from curator.config.links import load_link_rules as load; "
         "rules = load(Path('links.yaml')); t = time.perf_counter(); "
         "hits = [rules.ignores('https://x.example/' + 'a' * n + end) "
         "        for n in (30, 44, 10_000) for end in ('!', '')]; "

@@ -8,11 +8,11 @@ import pytest
 
 from curator.checks.interface import CheckContext
 from curator.checks.links import check_links, hop_chain
-from curator.codes import CODES
-from curator.model import Entry, Kind, Link, Service, Severity, Source
-from curator.options import Options
-from curator.resolvers.interface import Blocked, Found, Moved, NotFound, Outcome, Unverified
-from curator.rulefiles.links import LinkRules
+from curator.config.links import LinkRules
+from curator.config.options import Options
+from curator.core.codes import CODES
+from curator.core.model import Entry, Kind, Link, Service, Severity, Source
+from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 
 SOURCE = Source("data/projects.yaml", 12)
 SITE = "https://memory.example.org/"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import InputError
-from curator.rulefiles.links import BOT_WALLED, LinkRules, load_link_rules
+from curator.config.links import BOT_WALLED, LinkRules, load_link_rules
+from curator.core.errors import InputError
 
 SHIPPED = Path(__file__).resolve().parents[2] / "rules" / "links.yaml"
 

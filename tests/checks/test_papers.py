@@ -10,12 +10,12 @@ import pytest
 
 from curator.checks.interface import CheckContext
 from curator.checks.papers import check_paper, date_span
-from curator.codes import CODES
-from curator.model import Entry, Kind, Link, Service, Severity, Source
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.codes import CODES
+from curator.core.model import Entry, Kind, Link, Service, Severity, Source
+from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
+from curator.net.cache import Cache
 from curator.resolvers.arxiv import ArxivResolver
-from curator.resolvers.cache import Cache
-from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unverified
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 

@@ -10,10 +10,11 @@ import pytest
 
 from curator.checks.interface import CheckContext
 from curator.checks.repos import check_repo
-from curator.codes import CODES
-from curator.model import Entry, Kind, Link, Service, Severity, Source
-from curator.options import Options
-from curator.resolvers.interface import (
+from curator.config.options import Options
+from curator.config.projects import ProjectRules
+from curator.core.codes import CODES
+from curator.core.model import Entry, Kind, Link, Service, Severity, Source
+from curator.core.outcomes import (
     Blocked,
     Found,
     Moved,
@@ -21,7 +22,6 @@ from curator.resolvers.interface import (
     Outcome,
     Unverified,
 )
-from curator.rulefiles.projects import ProjectRules
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 SRC = Source("data/projects.yaml", 7)

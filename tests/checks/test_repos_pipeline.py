@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from curator import pipeline
-from curator.model import Service
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.model import Service
 from curator.resolvers.github import SLOW_NOTE
+from curator.run import pipeline
 from tests.doubles.github import TOKEN, GithubDouble
 from tests.doubles.server import LoopbackServer
 

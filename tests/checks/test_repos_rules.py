@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import InputError
-from curator.model import Severity
-from curator.rulefiles.projects import ProjectRules, load_project_rules
+from curator.config.projects import ProjectRules, load_project_rules
+from curator.core.errors import InputError
+from curator.core.model import Severity
 
 ROOT = Path(__file__).resolve().parents[2]
 

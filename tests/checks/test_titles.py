@@ -16,7 +16,7 @@ from curator.checks.titles import (
     same_paper,
     titles_match,
 )
-from curator.model import Kind
+from curator.core.model import Kind
 from curator.sources.document import DocumentSource
 from tests.conftest import SAMPLES
 

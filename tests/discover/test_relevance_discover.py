@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from curator.config.options import Options, build
+from curator.core.errors import UsageError
 from curator.discover import render
 from curator.discover.relevant import categories
 from curator.discover.run import Request, discover
-from curator.discover.screen import Group
 from curator.discover.window import DEFAULT_CATEGORIES
-from curator.errors import UsageError
-from curator.options import Options, build
 from curator.scope.relevance import MIN_LISTED
+from curator.scope.screen import Group
 from tests.discover.world import LATER
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer

@@ -6,9 +6,10 @@ from datetime import UTC, date, datetime
 
 import pytest
 
+from curator.core.errors import UsageError
+from curator.core.model import Verdict
 from curator.discover import render
 from curator.discover.run import DiscoverReport
-from curator.discover.screen import Candidate, Group, Listed
 from curator.discover.window import (
     Window,
     choose,
@@ -19,9 +20,8 @@ from curator.discover.window import (
     runs,
     settled,
 )
-from curator.errors import UsageError
-from curator.model import Verdict
 from curator.scope import Decision
+from curator.scope.screen import Candidate, Group, Listed
 
 
 def test_choose_the_window() -> None:

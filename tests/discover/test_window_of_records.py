@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from curator.core.model import Verdict
 from curator.discover.run import DiscoverReport, Request, discover
-from curator.discover.screen import Group
-from curator.model import Verdict
 from curator.scope import PaperText, load_rules
 from curator.scope.evaluate import POLICY_GATE
 from curator.scope.records import check_records, parse_records
+from curator.scope.screen import Group
 from tests.discover.world import LATER, SINCE, UNTIL, World, build_world
 from tests.doubles.server import LoopbackServer
 

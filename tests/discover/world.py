@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from curator.options import Options, build
+from curator.config.options import Options, build
 from curator.scope.records import Record, load_records
 from curator.scope.splits import lock_box
 from tests.conftest import ROOT, SCOPE

@@ -19,14 +19,14 @@ import pytest
 import yaml
 
 from curator.cli.app import build_parser
-from curator.codes import CODES
-from curator.options import ENV_VARS, TRUSTED_ONLY, Options
+from curator.config.options import ENV_VARS, TRUSTED_ONLY, Options
+from curator.core.codes import CODES
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"
 CONTRACT = Path("/work/shared/CONTRACT.md")
 
-#: CONTRACT.md's names, as of this writing (its codes are all in curator/codes.py).
+#: CONTRACT.md's names, as of this writing (its codes are all in curator/core/codes.py).
 CONTRACT_ENV = {
     "GITHUB_TOKEN", "GITHUB_API_URL", "GITHUB_GRAPHQL_URL", "CURATOR_ARXIV_API_URL",
     "CURATOR_ARXIV_DELAY", "CURATOR_CACHE", "CURATOR_ALLOW_PRIVATE_HOSTS",

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from curator.options import Options
-from curator.resolvers.cache import Cache
+from curator.config.options import Options
+from curator.core.outcomes import Counter
+from curator.net.cache import Cache
 from curator.resolvers.github import GithubResolver
-from curator.resolvers.interface import Counter
 from tests.conftest import API_SAMPLES
 from tests.doubles.server import LoopbackServer, Reply, Request
 

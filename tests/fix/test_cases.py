@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from curator.codes import CODES
+from curator.core.codes import CODES
+from curator.core.model import EntryResult, Finding, Report, Source
 from curator.fix.plan import plan_fixes
 from curator.fix.verify import read_entries
-from curator.model import EntryResult, Finding, Report, Source
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "fix"
 

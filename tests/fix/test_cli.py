@@ -113,8 +113,8 @@ def test_the_title_search_is_one_request_counted_and_an_outage_is_a_note(
 ) -> None:
     from dataclasses import replace
 
+    from curator.config.options import from_environment
     from curator.fix.run import prepare
-    from curator.options import from_environment
 
     options = replace(from_environment({}), paths=(world.name,))
     prepared = prepare(options)

@@ -10,10 +10,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from curator.core.model import Entry, EntryResult, Finding, Report, Severity
 from curator.fix import verify
 from curator.fix.plan import MAX_READINGS, plan_fixes
 from curator.fix.verify import read_entries
-from curator.model import Entry, EntryResult, Finding, Report, Severity
 from curator.sources.document import DocumentSource
 from tests.doubles.server import LoopbackServer
 from tests.fix.world import findings, make_world, seed

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
+from curator.core.model import Entry, Finding, Kind, Severity, Source
 from curator.fix import output
 from curator.fix.model import Edit, FileFix, OverlapError, apply, lines_of
-from curator.model import Entry, Finding, Kind, Severity, Source
 from tests.fix.world import long_list
 
 FINDING = Finding(

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from curator.core.model import Finding, Severity, Source
 from curator.fix import output
 from curator.fix.model import Edit, FileFix
-from curator.model import Finding, Severity, Source
 from tests.fix.test_cli import LIST, world  # noqa: F401 - the fixture
 from tests.fix.world import World
 from tests.integration.test_terminal_pty import ESCAPES, environment, in_pty

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from curator.checks.titles import normalise_title, same_paper
+from curator.core.model import Entry, Kind, Service
 from curator.fix.values import FIXABLE
-from curator.model import Entry, Kind, Service
 from curator.sources.document import DocumentSource
 from curator.sources.yaml_catalog import CatalogSource
 from tests.conftest import ROOT, SAMPLES

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import InputError
+from curator.core.errors import InputError
 from curator.fix.model import FileFix
 from curator.fix.plan import FixPlan
 from curator.fix.suggest import (

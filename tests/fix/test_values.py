@@ -7,6 +7,7 @@ import html as html_module
 
 import pytest
 
+from curator.core.model import Entry, EntryResult, Finding, Kind, Report, Severity, Source
 from curator.fix import doc_edits
 from curator.fix.doc_edits import DocText, edits_for, escape_text, title_pattern
 from curator.fix.model import apply
@@ -14,7 +15,6 @@ from curator.fix.plan import plan_fixes
 from curator.fix.values import Change, Want, clean_title, rewrite_url, safe_url, want_of
 from curator.fix.verify import read_entries
 from curator.fix.yaml_edits import plain_reads_back, scalar
-from curator.model import Entry, EntryResult, Finding, Kind, Report, Severity, Source
 
 SRC = Source("README.md", 3)
 PAPER = Entry(

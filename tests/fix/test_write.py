@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import InputError
+from curator.core.errors import InputError
+from curator.core.model import Finding, Severity, Source
 from curator.fix.model import Edit, FileFix
 from curator.fix.write import write_fixes
-from curator.model import Finding, Severity, Source
 
 FINDING = Finding(
     "arxiv-date-mismatch", Severity.WARNING, "arxiv:2310.08560", Source("a.md", 1), "m"

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from curator.cli.app import main
+from curator.core.model import Entry, Finding, Kind
+from curator.core.normalize import github_repo
 from curator.fix.model import Edit, FileFix
-from curator.model import Entry, Finding, Kind
-from curator.normalize import github_repo
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github import GithubDouble
 from tests.doubles.server import LoopbackServer

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from curator import pipeline
-from curator.model import Kind, Report
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.model import Kind, Report
+from curator.run import pipeline
 from tests.conftest import SAMPLES
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github import GithubDouble

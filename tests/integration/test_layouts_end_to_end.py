@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from curator import pipeline
-from curator.model import Entry, Kind, Report, Service, Severity
-from curator.normalize import github_subject
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.model import Entry, Kind, Report, Service, Severity
+from curator.core.normalize import github_subject
+from curator.run import pipeline
 from curator.sources.document import DocumentSource
 from tests.conftest import SAMPLES
 from tests.doubles.arxiv import ArxivDouble, Paper

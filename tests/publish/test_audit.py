@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from curator.model import Finding, Severity, Source
+from curator.core.model import Finding, Severity, Source
 from curator.publish.api import GitHubAPI
 from curator.publish.audit import (
     MARKER,

@@ -12,7 +12,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from curator.cli import main
-from curator.codes import UNVERIFIED
+from curator.core.codes import UNVERIFIED
 from curator.publish.api import GitHubAPI
 from curator.publish.fixpr import MARKER as FIX_MARKER
 from curator.publish.fixpr import run_fix_pr

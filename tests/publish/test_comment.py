@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from curator.errors import InputError, UsageError
+from curator.core.errors import InputError, UsageError
 from curator.publish.api import GitHubAPI, PublishError
 from curator.publish.comment import find_pr, read_body, upsert_comment
 from curator.report import json as json_report

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import UsageError
+from curator.core.errors import UsageError
 from curator.fix.model import FileFix
 from curator.publish.api import GitHubAPI
 from curator.publish.fixpr import (

@@ -20,13 +20,13 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from curator.cli import main
-from curator.errors import InputError
-from curator.model import Entry, EntryResult, Kind, Report, RequestCounts, Source, Verdict
+from curator.core.decision import Decision, Quote
+from curator.core.errors import InputError
+from curator.core.model import Entry, EntryResult, Kind, Report, RequestCounts, Source, Verdict
 from curator.publish.comment import read_body
 from curator.report import json as json_report
 from curator.report import markdown
 from curator.report import text as text_report
-from curator.scope.decision import Decision, Quote
 from tests.doubles.github_issues import FakeGitHub
 from tests.publish.conftest import REPO
 from tests.report.sample import CTX, HOSTILE, realistic_report

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from curator.cli import main
+from curator.core.model import Report
 from curator.fix.suggest import suggestions
-from curator.model import Report
 from curator.publish.review import COMMENT_MARKER, MARKER
 from curator.report import json as json_report
 from curator.report import markdown

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
+from curator.core.model import Finding, Severity, Source
 from curator.fix.model import Edit, FileFix
-from curator.model import Finding, Severity, Source
 from tests.doubles.github_pulls import FakeGitHubPulls
 
 REPO = "acme/awesome-llm-memory"

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from curator.resolvers.cache import Cache
+from curator.net.cache import Cache
 
 SHARED = [f"arxiv:2401.{n:05d}" for n in range(40)]
 

@@ -1,4 +1,4 @@
-"""Attacks on curator's one HTTP policy (resolvers/http.py) through the whole `curator check`.
+"""Attacks on curator's one HTTP policy (net/http.py) through the whole `curator check`.
 
 Odd answers a service or a proxy in front of it may give: each must end `unverified` within
 the budget, with exit 0 and no traceback, never `not found`, never cached, and with the

@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from curator.model import Service
-from curator.options import Options
-from curator.progress import ServiceProgress
+from curator.config.links import LinkRules
+from curator.config.options import Options
+from curator.console.progress import ServiceProgress
+from curator.core.model import Service
+from curator.core.outcomes import Counter, Found, NotFound, Unverified
+from curator.net.cache import Cache
 from curator.resolvers.arxiv import ArxivResolver
-from curator.resolvers.cache import Cache
-from curator.resolvers.interface import Counter, Found, NotFound, Unverified
 from curator.resolvers.reach import settle
 from curator.resolvers.web import WebResolver
-from curator.rulefiles.links import LinkRules
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from curator.errors import InputError
+from curator.core.errors import InputError
 from curator.sources.document import DocumentSource
 from tests.reliability.conftest import Record
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.resolvers.guard import address_reason, classify_address
-from curator.rulefiles.links import load_link_rules
+from curator.config.links import load_link_rules
+from curator.net.guard import address_reason, classify_address
 from tests.reliability.conftest import Record
 from tests.reliability.world import run_cli
 

@@ -29,7 +29,7 @@ Boundaries enforced, and where they are tested:
   symbolic link leaving the repository is refused, exit 2, one line. (test_trust.py)
 - **Nothing reaches a terminal or a workflow command unescaped.** The exit-2 line escapes
   control characters (a newline in a file name cannot start `::add-mask::`); annotations escape
-  `%`, CR and LF; Markdown output goes through report/sanitize.py. (test_trust.py,
+  `%`, CR and LF; Markdown output goes through console/sanitize.py. (test_trust.py,
   tests/report/test_sanitize.py)
 - **The bot posts only what it rendered.** `curator comment` accepts only a curator JSON report:
   strict JSON (no NaN, Infinity or 1e400, nesting bounded), a JSON Schema, then rendered by

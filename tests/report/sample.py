@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from curator.model import (
+from curator.core.decision import Decision, Quote
+from curator.core.model import (
     Entry,
     EntryResult,
     Finding,
@@ -14,7 +15,6 @@ from curator.model import (
     Verdict,
 )
 from curator.report.context import RenderContext
-from curator.scope.decision import Decision, Quote
 
 HOSTILE = (
     "Memory @maintainer @org/team <img src=x onerror=alert(1)> fixes #1 closes owner/repo#2 "

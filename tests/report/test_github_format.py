@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.model import Finding, Report, Severity, Source
+from curator.core.model import Finding, Report, Severity, Source
 from curator.report import github
 from tests.report.sample import hostile_report, realistic_report
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from curator.cli.check import emit
-from curator.model import Report
+from curator.core.model import Report
 from curator.report import json as json_report
 from tests.report.sample import hostile_report, realistic_report
 
@@ -38,8 +38,8 @@ def test_the_scorers_trail_is_in_the_report_only_on_request(tmp_path: Path) -> N
     """Issue 31: every signal and word the scope scorer weighed made a 227-entry report
     981 KB. By default an entry's scope keeps P(include) and its thresholds; `--scope-trail`
     keeps the rest, and both read back as a saved report."""
-    from curator.model import Entry as ListEntry
-    from curator.model import EntryResult, Kind, Source, Verdict
+    from curator.core.model import Entry as ListEntry
+    from curator.core.model import EntryResult, Kind, Source, Verdict
     from curator.report.reader import read_saved
     from curator.scope import PaperText, decide, load_rules
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from markdown_it import MarkdownIt
 
-from curator.model import Finding, Report, Severity, Source
+from curator.core.model import Finding, Report, Severity, Source
 from curator.report import markdown
 from curator.report.context import RenderContext
 from tests.report.sample import CTX, clean_report, hostile_report, realistic_report
@@ -136,8 +136,8 @@ def test_hostile_entry_is_inert() -> None:
 def test_an_exclusion_no_hard_rule_makes_is_a_likely_exclude_in_the_scope_table() -> None:
     """Issue 31: a class of the policy that is not a hard rule is a review, and the Scope
     table says so; an exclusion by a hard rule stays `exclude`."""
-    from curator.model import EntryResult, Verdict
-    from curator.scope.decision import Decision
+    from curator.core.decision import Decision
+    from curator.core.model import EntryResult, Verdict
 
     report = realistic_report()
     result = next(r for r in report.entries if r.scope is not None)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from curator.report import sanitize
+from curator.console import sanitize
 
 MD = MarkdownIt("commonmark").enable("table")
 ZW = "\u200b"

@@ -11,8 +11,8 @@ import jsonschema
 import pytest
 
 from curator.cli import main
-from curator.codes import CODES
-from curator.model import Finding, Report, Severity, Source
+from curator.core.codes import CODES
+from curator.core.model import Finding, Report, Severity, Source
 from curator.report import sarif
 from tests.report.sample import CTX, HOSTILE, clean_report, hostile_report, realistic_report
 

@@ -6,15 +6,15 @@ import json
 
 import pytest
 
-from curator.context import CheckContext
-from curator.model import Entry, Kind, Report, Source
-from curator.options import Options
+from curator.config.context import CheckContext
+from curator.config.options import Options
+from curator.core.decision import Decision
+from curator.core.model import Entry, Kind, Report, Source
+from curator.core.outcomes import Found
 from curator.report import markdown
 from curator.report.json import render as render_json
 from curator.report.reader import load_report
-from curator.resolvers.interface import Found
 from curator.scope import ScopeRules, load_rules
-from curator.scope.decision import Decision
 from curator.scope.stage import apply_scope
 from tests.conftest import ROOT, SCOPE
 from tests.report.sample import CTX

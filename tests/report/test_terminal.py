@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.text import Text
 
-from curator.model import RequestCounts, Severity
-from curator.report import sanitize
-from curator.report import terminal as t
-from curator.report.terminal import ColorChoice, Display
+from curator.console import sanitize
+from curator.console import terminal as t
+from curator.console.terminal import ColorChoice, Display
+from curator.core.model import RequestCounts, Severity
 
 
 @pytest.fixture

@@ -8,8 +8,17 @@ import re
 import pytest
 from rich.cells import cell_len
 
-from curator.model import Entry, EntryResult, Finding, Kind, Report, RequestCounts, Severity, Source
-from curator.report.terminal import Display
+from curator.console.terminal import Display
+from curator.core.model import (
+    Entry,
+    EntryResult,
+    Finding,
+    Kind,
+    Report,
+    RequestCounts,
+    Severity,
+    Source,
+)
 from curator.report.text import render, summary_line
 from tests.report.sample import hostile_report, realistic_report
 

@@ -11,15 +11,15 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from curator.context import CheckContext
-from curator.model import Entry, Finding
+from curator.config.context import CheckContext
+from curator.core.model import Entry, Finding
+from curator.core.outcomes import Found, NotFound, Outcome
+from curator.net.cache import CacheItem
 from curator.resolvers.base import CachedResolver
-from curator.resolvers.cache import CacheItem
-from curator.resolvers.interface import Found, NotFound, Outcome
 
 
 class Extra(StrEnum):
-    """The new service's name (a real one is a member of curator.model.Service)."""
+    """The new service's name (a real one is a member of curator.core.model.Service)."""
 
     ARCHIVE = "archive"
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from curator import pipeline
-from curator.context import CheckContext
-from curator.model import Entry, Kind, Link, Report, Source
-from curator.options import Options
+from curator.config.context import CheckContext
+from curator.config.options import Options
+from curator.core.model import Entry, Kind, Link, Report, Source
 from curator.report import json as json_report
 from curator.report.text import summary_line
+from curator.run import pipeline
 from tests.resolvers.fake_service import ArchiveResolver, Extra, check_archive
 
 

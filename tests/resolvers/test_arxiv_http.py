@@ -1,4 +1,4 @@
-"""The shared retry helpers (curator/resolvers/http.py) and the pure Atom helpers."""
+"""The shared retry helpers (curator/net/http.py) and the pure Atom helpers."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from curator.resolvers.arxiv_atom import FeedError, is_withdrawal, parse_feed, rejected_ids
-from curator.resolvers.http import (
+from curator.net.http import (
     Budget,
     Pacer,
     RetryableError,
@@ -17,6 +16,7 @@ from curator.resolvers.http import (
     parse_retry_after,
     status_error,
 )
+from curator.resolvers.arxiv_atom import FeedError, is_withdrawal, parse_feed, rejected_ids
 from tests.conftest import API_SAMPLES
 
 RECORDINGS = API_SAMPLES / "arxiv"

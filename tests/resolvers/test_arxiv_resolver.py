@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from curator import pipeline
-from curator.model import Service
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.model import Service
+from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
+from curator.net.cache import Cache
 from curator.resolvers.arxiv import ArxivResolver
-from curator.resolvers.cache import Cache
-from curator.resolvers.interface import Counter, Found, NotFound, Outcome, Unverified
+from curator.run import pipeline
 from tests.conftest import API_SAMPLES
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer, Reply

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.outcomes import Counter, Found
+from curator.net.cache import Cache
 from curator.resolvers.arxiv import LAST_REQUEST, ArxivResolver
-from curator.resolvers.cache import Cache
-from curator.resolvers.interface import Counter, Found
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from curator.checks.titles import titles_match
+from curator.config.options import Options
+from curator.core.outcomes import Counter, Found, NotFound, Unverified
 from curator.fix.run import title_subject
-from curator.options import Options
+from curator.net.cache import Cache
 from curator.resolvers.arxiv_titles import MAX_QUERY, PER_QUERY, ArxivTitles, batches, query
-from curator.resolvers.cache import Cache
-from curator.resolvers.interface import Counter, Found, NotFound, Unverified
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 

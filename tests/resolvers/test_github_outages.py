@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from curator.resolvers.interface import Found, Unverified
+from curator.core.outcomes import Found, Unverified
 from tests.doubles.github import (
     TOKEN,
     FakeTime,

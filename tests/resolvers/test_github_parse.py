@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from curator.core.outcomes import Found, Moved, NotFound, Unverified
 from curator.resolvers.github_parse import (
     graphql_outcomes,
     graphql_query,
@@ -17,7 +18,6 @@ from curator.resolvers.github_parse import (
     outcome_from_meta,
     split_subject,
 )
-from curator.resolvers.interface import Found, Moved, NotFound, Unverified
 from tests.doubles.github import RATE_LIMITED, SAMPLES
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from curator.model import Service
+from curator.core.model import Service
+from curator.core.outcomes import Found, Moved, NotFound, Unverified
 from curator.resolvers.github import SLOW_NOTE, GithubResolver
-from curator.resolvers.interface import Found, Moved, NotFound, Unverified
 from tests.doubles.github import TOKEN, GithubDouble, make, options_for, repos_for, subjects
 from tests.doubles.server import LoopbackServer
 
@@ -237,8 +237,8 @@ def test_cache_value_is_json_metadata(loopback: LoopbackServer, cache_path: Path
 
 
 def test_constructor_matches_the_brief(loopback: LoopbackServer, cache_path: Path) -> None:
-    from curator.resolvers.cache import Cache
-    from curator.resolvers.interface import Counter
+    from curator.core.outcomes import Counter
+    from curator.net.cache import Cache
 
     double = GithubDouble(loopback, {"a/b": {}})
     resolver = GithubResolver(options_for(double, TOKEN), Cache(cache_path), Counter())

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from github.Requester import Requester
 
-from curator.options import Options
-from curator.resolvers.interface import Counter, Found, Moved, Unverified
+from curator.config.options import Options
+from curator.core.outcomes import Counter, Found, Moved, Unverified
 from tests.doubles.github import (
     FakeTime,
     GithubDouble,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curator.resolvers.guard import (
+from curator.net.guard import (
     address_reason,
     check_url,
     classify_address,

@@ -1,4 +1,4 @@
-"""The one HTTP policy (curator/resolvers/http.py): GitHub's limits read once, for the
+"""The one HTTP policy (curator/net/http.py): GitHub's limits read once, for the
 resolver and for publishing alike, from the recorded answers; waits a policy refuses."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from curator.options import Options
-from curator.resolvers.http import (
+from curator.config.options import Options
+from curator.net.http import (
     Budget,
     RetryPolicy,
     arxiv_policy,

@@ -12,14 +12,14 @@ import socket
 import httpx
 import pytest
 
-from curator.options import Options
+from curator.config.links import LinkRules
+from curator.config.options import Options
+from curator.core.outcomes import Counter, NotFound
+from curator.net.cache import Cache
+from curator.net.http import parse_retry_after
 from curator.resolvers.arxiv_atom import FeedError, parse_feed
-from curator.resolvers.cache import Cache
 from curator.resolvers.github_http import Answer, Failure, GithubHttp
-from curator.resolvers.http import parse_retry_after
-from curator.resolvers.interface import Counter, NotFound
 from curator.resolvers.web import WebResolver
-from curator.rulefiles.links import LinkRules
 from curator.sources.doc_html import span_value
 from tests.doubles.github import FakeTime
 

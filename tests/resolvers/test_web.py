@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from curator.options import Options
-from curator.resolvers.cache import Cache
-from curator.resolvers.interface import (
+from curator.config.links import LinkRules
+from curator.config.options import Options
+from curator.core.outcomes import (
     Blocked,
     Counter,
     Found,
@@ -26,8 +26,8 @@ from curator.resolvers.interface import (
     Outcome,
     Unverified,
 )
+from curator.net.cache import Cache
 from curator.resolvers.web import MAX_HOPS, WebResolver
-from curator.rulefiles.links import LinkRules
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble
 

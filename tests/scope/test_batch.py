@@ -18,9 +18,9 @@ import pytest
 
 from curator.cli import main as curator_main
 from curator.cli.evaluate import main as evaluate_main
-from curator.model import Source, Verdict
+from curator.core.decision import Decision
+from curator.core.model import Source, Verdict
 from curator.scope.batch import Batch, evaluate_batch, render_batch
-from curator.scope.decision import Decision
 from curator.scope.evaluate import Case, _errors, counts, measure, points
 from curator.scope.records import Record, load_records
 from curator.scope.rules import load_rules

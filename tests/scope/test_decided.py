@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from curator.errors import InputError
-from curator.model import Verdict
+from curator.core.decision import Decision
+from curator.core.errors import InputError
+from curator.core.model import Verdict
 from curator.scope.decided import markers, parse_decisions, settle
-from curator.scope.decision import Decision
 
 NAME = "rules/scope-decisions.yaml"
 

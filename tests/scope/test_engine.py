@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.model import Verdict
+from curator.core.model import Verdict
 from curator.scope import PaperText, ScopeRules, decide, load_rules
 from curator.scope.engine import sentences
 from curator.scope.signals import list_items

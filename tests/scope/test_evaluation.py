@@ -18,7 +18,7 @@ import pytest
 
 from curator.cli import main as curator_main
 from curator.cli.evaluate import main
-from curator.model import Verdict
+from curator.core.model import Verdict
 from curator.scope import evaluate as evaluation
 from curator.scope import load_rules
 from curator.scope.crosslist import section_of, splice

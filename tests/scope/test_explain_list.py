@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curator.model import Entry, Kind, Source
+from curator.core.model import Entry, Kind, Source
 from curator.scope.explain_list import Asked, explain_against_list
 from curator.scope.relevance import Neighbour, Relevance
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from curator.scope.decision import PaperText
+from curator.core.decision import PaperText
 from curator.scope.lexical import Lexical, Settings, features, fit
 
 PAPER = PaperText(

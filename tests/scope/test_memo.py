@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.resolvers.cache import Cache
+from curator.core.decision import PaperText
+from curator.net.cache import Cache
 from curator.scope import memo
-from curator.scope.decision import PaperText
 from curator.scope.engine import decide
 from curator.scope.rules import ScopeRules, load_rules
 from tests.conftest import ROOT, SCOPE

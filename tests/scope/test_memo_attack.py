@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.resolvers import cache as cache_module
-from curator.resolvers.cache import Cache
+from curator.net import cache as cache_module
+from curator.net.cache import Cache
 from curator.scope import memo
 from curator.scope.engine import decide
 from curator.scope.rules import ScopeRules, load_rules
@@ -85,7 +85,7 @@ def test_a_run_on_a_cache_another_process_holds_waits_once(
 
 def test_a_scorer_weight_no_float_holds_is_an_input_error() -> None:
     # The scorer file sits beside the rules: in a pull request it is the contributor's.
-    from curator.errors import InputError
+    from curator.core.errors import InputError
     from curator.scope.scorer import FORMAT, parse_scorer
 
     data = {"format": FORMAT, "weights": {"memory": 10**400}, "bias": 0, "threshold": 0.5}

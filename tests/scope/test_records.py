@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from curator.codes import CODES
-from curator.errors import InputError
-from curator.model import Severity, Source
+from curator.core.codes import CODES
+from curator.core.errors import InputError
+from curator.core.model import Severity, Source
 from curator.scope import PaperText, check_records, load_records, load_rules
 from curator.scope.records import Record, parse_records
 from tests.conftest import SCOPE

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from curator.model import Entry, Kind, Source
-from curator.resolvers.cache import Cache
+from curator.core.model import Entry, Kind, Source
+from curator.net.cache import Cache
 from curator.scope.records import Record
 from curator.scope.relevance import (
     MIN_LISTED,

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from curator.codes import CODES
-from curator.errors import InputError
-from curator.model import Verdict
+from curator.core.codes import CODES
+from curator.core.errors import InputError
+from curator.core.model import Verdict
 from curator.scope import Kind, PaperText, decide, load_rules, parse_rules
 from curator.scope.rules import compile_phrase
 

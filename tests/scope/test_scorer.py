@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import InputError
-from curator.model import Verdict
+from curator.core.errors import InputError
+from curator.core.model import Verdict
 from curator.scope import PaperText, decide, explain, load_rules
 from curator.scope.engine import SCORER_ID
 from curator.scope.lexical import Lexical, features, logistic, logit

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curator.core.decision import PaperText
 from curator.scope import matching
-from curator.scope.decision import PaperText
 from curator.scope.engine import decide
 from curator.scope.matching import Hit, find_hits
 from curator.scope.matching import spans as _spans

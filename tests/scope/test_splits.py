@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curator.model import Source
+from curator.core.model import Source
 from curator.scope.records import Record
 from curator.scope.splits import arxiv_order, forward_chain, lock_box
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from curator.cli import main
+from curator.core.decision import PaperText
 from curator.scope import load_rules
-from curator.scope.decision import PaperText
 from curator.scope.evaluate import load_all
 from curator.scope.lexical import Lexical, features
 from curator.scope.lexical import Settings as LexicalSettings

@@ -13,10 +13,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from curator.errors import InputError
-from curator.pipeline import Selection
-from curator.select import select_changed
+from curator.core.errors import InputError
+from curator.run.pipeline import Selection
 from curator.sources.catalog_schema import LISTS, schema
+from curator.sources.select import select_changed
 from curator.sources.yaml_catalog import display_path, load_file
 
 #: Keywords that read a file's keys only (never what its item lists hold).

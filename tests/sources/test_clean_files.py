@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.resolvers.cache import SQLITE_HEADER, Cache
+from curator.net.cache import SQLITE_HEADER, Cache
 from curator.sources import yaml_catalog
 from curator.sources.catalog_schema import CleanFiles
 from curator.sources.yaml_catalog import load_file

@@ -10,12 +10,12 @@ from urllib.parse import unquote
 
 import pytest
 
-from curator.badges import badge_subject, renamed_badge
 from curator.checks.repos import check_repo
-from curator.context import CheckContext
+from curator.config.context import CheckContext
+from curator.core.badges import badge_subject, renamed_badge
+from curator.core.model import EntryResult, Finding, Report
+from curator.core.outcomes import Found, Moved
 from curator.fix.plan import plan_fixes
-from curator.model import EntryResult, Finding, Report
-from curator.resolvers.interface import Found, Moved
 from curator.sources.doc_badges import mismatches
 from curator.sources.doc_local import MAX_COMPARISONS, closest
 from curator.sources.doc_markdown import parse

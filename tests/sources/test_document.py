@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from curator.checks.interface import CheckContext
-from curator.errors import InputError
-from curator.model import Entry, Kind, Service, Severity
-from curator.normalize import github_subject, parse_arxiv_id
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.errors import InputError
+from curator.core.model import Entry, Kind, Service, Severity
+from curator.core.normalize import github_subject, parse_arxiv_id
 from curator.sources.document import DocumentSource
 from curator.sources.interface import Loaded, Source
 from curator.sources.yaml_catalog import display_path

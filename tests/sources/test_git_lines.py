@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from curator.config_changes import _diff
-from curator.errors import InputError
+from curator.core.errors import InputError
 from curator.fix.doc_edits import DocText
-from curator.located_yaml import compose, line_of
+from curator.run.config_changes import _diff
 from curator.sources.yaml_catalog import load_text
+from curator.textio.located_yaml import compose, line_of
 from tests.doubles.server import LoopbackServer
 from tests.fix.world import make_world, seed
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.errors import InputError
-from curator.normalize import parse_arxiv_id, subject_for_url
+from curator.core.errors import InputError
+from curator.core.normalize import parse_arxiv_id, subject_for_url
 from curator.sources.document import DocumentSource
 from curator.tools.import_ import import_document
 

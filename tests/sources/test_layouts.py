@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from curator import pipeline
 from curator.cli import main
-from curator.model import Kind, Report, Service
-from curator.normalize import is_badge_url, subject_for_url
-from curator.options import Options
+from curator.config.options import Options
+from curator.core.model import Kind, Report, Service
+from curator.core.normalize import is_badge_url, subject_for_url
 from curator.report import markdown
 from curator.report.context import RenderContext
+from curator.run import pipeline
 from curator.sources.document import DocumentSource
 from tests.benchmarks.layouts import LAYOUTS, layout_document
 from tests.conftest import SAMPLES

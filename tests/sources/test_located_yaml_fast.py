@@ -18,10 +18,17 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from curator import located_yaml
-from curator.errors import InputError
-from curator.located_yaml import MAX_ALIASES, MAX_DEPTH, compose, construct, item_lines, line_of
-from curator.yaml_tree import Unusual
+from curator.core.errors import InputError
+from curator.textio import located_yaml
+from curator.textio.located_yaml import (
+    MAX_ALIASES,
+    MAX_DEPTH,
+    compose,
+    construct,
+    item_lines,
+    line_of,
+)
+from curator.textio.yaml_tree import Unusual
 
 
 class _LibyamlLoader(yaml.CSafeLoader):

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.errors import InputError
-from curator.normalize import link_for, parse_arxiv_id
+from curator.core.errors import InputError
+from curator.core.normalize import link_for, parse_arxiv_id
 from curator.sources.yaml_catalog import arxiv_link, load_file
 
 PAPER = '  - title: "T"\n    date: "2024-01-02"\n    arxiv: "2401.00001"\n'

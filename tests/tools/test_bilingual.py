@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from curator.checks.bilingual import pair_translations
 from curator.checks.interface import CheckContext
-from curator.codes import CODES
-from curator.model import Entry, Kind, Severity, Source
+from curator.core.codes import CODES
+from curator.core.model import Entry, Kind, Severity, Source
 
 CTX = CheckContext()
 

@@ -11,7 +11,7 @@ import pytest
 from curator.checks.bilingual import compare_documents
 from curator.checks.interface import CheckContext
 from curator.cli import main
-from curator.model import Entry, Kind, Source
+from curator.core.model import Entry, Kind, Source
 
 HERE = Path(__file__).resolve().parent / "bilingual"
 

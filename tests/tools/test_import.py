@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from curator.model import Entry, Kind, Severity
+from curator.core.model import Entry, Kind, Severity
 from curator.sources.document import DocumentSource
 from curator.sources.yaml_catalog import CatalogSource, display_path, schema
 from curator.tools.import_ import import_document, slug

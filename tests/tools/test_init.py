@@ -318,9 +318,9 @@ def test_every_starter_example_uncommented_is_read_as_it_says(tmp_path: Path) ->
     """Issue 32: uncommenting `bot_walled:` in the starter kept only the example's hosts, and
     OpenReview's 403s became link-broken. Every example of every starter file now reads as
     its comment says: lists added to the defaults, the settings file's keys all valid."""
-    from curator.options import build
-    from curator.rulefiles.links import BOT_WALLED, parse_link_rules
-    from curator.rulefiles.projects import parse_project_rules
+    from curator.config.links import BOT_WALLED, parse_link_rules
+    from curator.config.options import build
+    from curator.config.projects import parse_project_rules
     from curator.tools.init import STARTER_RULES, settings_text
 
     links = parse_link_rules(uncommented(STARTER_RULES["links.yaml"]), "links.yaml")

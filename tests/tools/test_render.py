@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import InputError, UsageError
-from curator.model import Kind
+from curator.core.errors import InputError, UsageError
+from curator.core.model import Kind
 from curator.sources.document import DocumentSource
 from curator.tools.render import render
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.errors import UsageError
+from curator.core.errors import UsageError
 from curator.sources.document import DocumentSource
 from curator.tools.render import render
 from curator.tools.render_layout import Layout, detect

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from curator.model import Entry
-from curator.options import Options
-from curator.pipeline import load, select
-from curator.select import Comparison, new_entries
+from curator.config.options import Options
+from curator.core.model import Entry
+from curator.run.pipeline import load, select
 from curator.sources.doc_markdown import InlineParses, parse
 from curator.sources.reading import entries_of
+from curator.sources.select import Comparison, new_entries
 from tests.unit.test_select_references import _git
 
 A, B, C = (f"https://arxiv.org/abs/2501.0000{n}" for n in (1, 2, 3))

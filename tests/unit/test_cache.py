@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from curator.resolvers.cache import SQLITE_HEADER, Cache
+from curator.net.cache import SQLITE_HEADER, Cache
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

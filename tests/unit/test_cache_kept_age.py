@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from curator.resolvers.cache import Cache
+from curator.net.cache import Cache
 
 
 def test_pruning_old_kept_rows_reads_the_age_index(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from curator.errors import UsageError
-from curator.resolvers import cache as cache_module
-from curator.resolvers.cache import SQLITE_HEADER, Cache
+from curator.core.errors import UsageError
+from curator.net import cache as cache_module
+from curator.net.cache import SQLITE_HEADER, Cache
 
 
 def test_a_folder_named_as_the_cache_is_a_usage_error_and_left_alone(tmp_path: Path) -> None:

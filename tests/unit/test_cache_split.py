@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from curator.resolvers.cache import OFFLINE_MISS, Cache, CacheItem
-from curator.resolvers.interface import Counter, Found, Outcome, Unverified
+from curator.core.outcomes import Counter, Found, Outcome, Unverified
+from curator.net.cache import OFFLINE_MISS, Cache, CacheItem
 
 DAY = 86400.0
 

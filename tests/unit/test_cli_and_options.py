@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from curator.cli import exit_status, main
-from curator.errors import UsageError
-from curator.model import Finding, Report, Severity, Source
-from curator.options import build
+from curator.config.options import build
+from curator.core.errors import UsageError
+from curator.core.model import Finding, Report, Severity, Source
 
 OFFLINE = ["--skip", "arxiv,github,web,scope"]
 SRC = Source("data/x.yaml", 3)
@@ -94,7 +94,7 @@ def test_toml_values_keep_their_meaning(tmp_path: Path) -> None:
 
 
 def test_format_names_match_the_renderers() -> None:
-    from curator.options import FORMATS
+    from curator.config.options import FORMATS
     from curator.report.interface import Format
 
     assert tuple(f.value for f in Format) == FORMATS
@@ -238,9 +238,9 @@ def test_text_format_is_one_line_per_finding_and_a_summary(
 
 
 def test_progress_lines_read_the_counter(monkeypatch: pytest.MonkeyPatch) -> None:
-    from curator.model import Service
-    from curator.progress import ServiceProgress, wanted
-    from curator.resolvers.interface import Counter
+    from curator.console.progress import ServiceProgress, wanted
+    from curator.core.model import Service
+    from curator.core.outcomes import Counter
 
     counter = Counter()
     state = ServiceProgress({Service.ARXIV: 500, Service.GITHUB: 100}, counter)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.config_files import Revision, WorkingTree, config_files
-from curator.errors import InputError, UsageError
+from curator.config.config_files import Revision, WorkingTree, config_files
+from curator.core.errors import InputError, UsageError
 
 
 def _git(cwd: Path, *args: str) -> None:

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
+from curator.core.outcomes import NotFound, Unverified
+from curator.net.cache import Cache
+from curator.net.http import github_limit
 from curator.publish.api import GitHubAPI, PublishError
 from curator.publish.audit import decode_state
 from curator.report.context import from_env
 from curator.resolvers.arxiv_atom import FeedError, parse_feed
-from curator.resolvers.cache import Cache
-from curator.resolvers.http import github_limit
-from curator.resolvers.interface import NotFound, Unverified
 from tests.doubles.github import TOKEN, FakeTime, GithubDouble, make, options_for, repos_for
 from tests.doubles.github_issues import FakeGitHub
 from tests.doubles.server import LoopbackServer, Reply

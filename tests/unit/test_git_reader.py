@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from curator import git
 from curator.cli import main
-from curator.select import changed_lines
+from curator.sources.select import changed_lines
+from curator.textio import git
 from tests.unit.test_select import BASE  # a three-paper catalogue
 
 ADDED = '  - title: Planted\n    arxiv: "2501.99999"\n    date: "2025-01-30"\n'

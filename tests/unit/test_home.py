@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from curator import home
-from curator.home import DISTRIBUTION, HOME, REPOSITORY, Origin, origin_of_direct_url
-from curator.model import Report
+from curator.config import home
+from curator.config.home import DISTRIBUTION, HOME, REPOSITORY, Origin, origin_of_direct_url
+from curator.core.model import Report
 from curator.report import sarif
 from curator.tools.init import ACTION_REPOSITORY
 

@@ -25,7 +25,7 @@ def _modules(code: str, cwd: Path) -> set[str]:
 
 
 def test_importing_the_pipeline_imports_no_client_or_renderer(tmp_path: Path) -> None:
-    loaded = _modules("import curator.pipeline", tmp_path)
+    loaded = _modules("import curator.run.pipeline", tmp_path)
     assert [m for m in (*HEAVY, *RESOLVERS) if m in loaded] == []
 
 
@@ -60,5 +60,5 @@ def test_a_pull_request_run_on_a_catalogue_imports_no_document_reader(tmp_path: 
         f" '--output', {str(tmp_path / 'r.json')!r}, '--fail-on', 'never'])"
     )
     loaded = _modules(run, tmp_path)
-    assert "curator.select" in loaded
+    assert "curator.sources.select" in loaded
     assert "markdown_it" not in loaded and "curator.sources.doc_markdown" not in loaded

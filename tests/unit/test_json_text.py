@@ -1,4 +1,4 @@
-"""curator.json_text: the one JSON reader, its depth scan and its refusals."""
+"""curator.textio.json_text: the one JSON reader, its depth scan and its refusals."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curator import json_text
-from curator.errors import InputError
+from curator.core.errors import InputError
+from curator.textio import json_text
 
 CURATOR = Path(__file__).resolve().parents[2] / "curator"
 #: Strings that look like structure to a careless scan.

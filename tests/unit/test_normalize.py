@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from curator.normalize import (
+from curator.core.normalize import (
     arxiv_id_in_url,
     github_subject,
     is_arxiv_id_url,

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from curator import progress
-from curator.model import Service
-from curator.resolvers.interface import Counter
+from curator.console import progress
+from curator.core.model import Service
+from curator.core.outcomes import Counter
 
 
 class FakeTerminal(io.StringIO):

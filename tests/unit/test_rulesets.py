@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.options import Options
-from curator.rulefiles import load_rules, rules_folder
+from curator.config.options import Options
+from curator.run.rules import load_rules, rules_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = 'section: A\npapers:\n  - {title: "MemGPT", arxiv: "2310.08560", date: "2023-10-12"}\n'

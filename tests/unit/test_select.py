@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from curator import git
 from curator.cli import main
-from curator.context import CheckContext
-from curator.options import Options
-from curator.select import Comparison, changes
+from curator.config.context import CheckContext
+from curator.config.options import Options
+from curator.sources.select import Comparison, changes
 from curator.sources.yaml_catalog import CatalogSource
+from curator.textio import git
 
 BASE = """section: A
 papers:

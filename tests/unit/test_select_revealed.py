@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.model import Entry, Kind, Source
-from curator.select import new_entries
+from curator.core.model import Entry, Kind, Source
+from curator.sources.select import new_entries
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 from tests.unit.test_select_references import _git

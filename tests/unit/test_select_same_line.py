@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.model import Entry, Kind, Source
-from curator.select import select_changed
+from curator.core.model import Entry, Kind, Source
+from curator.sources.select import select_changed
 from tests.unit.test_attack_second_reading import _commit, repo  # noqa: F401 (a fixture)
 from tests.unit.test_select_revealed import KNOWN, arxiv  # noqa: F401 (a fixture)
 

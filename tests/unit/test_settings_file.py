@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.config_files import Revision, WorkingTree
-from curator.errors import InputError
-from curator.model import Severity
-from curator.options import build, from_environment
+from curator.config.config_files import Revision, WorkingTree
+from curator.config.options import build, from_environment
+from curator.core.errors import InputError
+from curator.core.model import Severity
 
 
 def settings(root: Path, text: str) -> Path:

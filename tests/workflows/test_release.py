@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from curator import __version__
-from curator.home import BUILD_COMMIT, DISTRIBUTION
+from curator.config.home import BUILD_COMMIT, DISTRIBUTION
 from tests.workflows.test_workflows import load
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,1 @@
+"""The terminal: escaping untrusted text, colours, live progress."""

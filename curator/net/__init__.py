@@ -1,0 +1,1 @@
+"""Talking to services: the one HTTP policy, the SSRF guard, the SQLite cache."""

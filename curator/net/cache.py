@@ -1,0 +1,439 @@
+"""The SQLite cache: resolved metadata by service and subject, with ETags and fetch times.
+
+Only answers a service really gave are stored: found, moved, and "not found" (fresh for a
+short TTL of its own). Errors and unverified results never are, so an outage cannot poison
+later runs. Apart from them (`keep`, `recall`) it holds what curator worked out itself from
+an input, keyed by a digest of that input and of the code. WAL journaling and a busy timeout
+let two runs share one file; only a file SQLite calls corrupt is set aside and rebuilt with a
+warning, and nothing else is ever moved. A file that is not an SQLite database at all is not
+curator's cache, whoever named it so: it is left as it is and the run goes without a cache.
+
+`Cache.split` is the one freshness rule of every resolver: an entry younger than the TTL
+(any age when offline) is a cache hit, an offline miss is Unverified, the rest is asked.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_random
+
+from curator.core.errors import UsageError
+from curator.core.outcomes import Counter, NotFound, Outcome, Unverified
+from curator.textio import json_text
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    service TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    value TEXT NOT NULL,
+    etag TEXT NOT NULL DEFAULT '',
+    fetched_at REAL NOT NULL,
+    PRIMARY KEY (service, subject)
+)
+"""
+# Times of the last request to a service, shared by every run using this cache file.
+# What curator worked out itself from an input (scope decisions, files that passed the schema),
+# keyed by a digest of that input and of the code (curator/core/digest.py): apart from the services'
+# answers, so that nothing of it is ever taken for one.
+_KEPT = _SCHEMA.replace("entries", "kept")
+# `keep` deletes old rows on every call: by age through this index, not a scan of the table.
+_KEPT_AGE = "CREATE INDEX IF NOT EXISTS kept_age ON kept (fetched_at)"
+_TABLES = frozenset({"entries", "kept"})
+_STAMPS = "CREATE TABLE IF NOT EXISTS stamps (name TEXT PRIMARY KEY, at REAL NOT NULL)"
+_VERSION = 1
+#: Days a kept result (`Cache.keep`) stays after it was written.
+KEPT_DAYS = 30
+DAY = 86400.0
+#: Seconds a run waits for another run's lock on the file (SQLite's busy timeout).
+BUSY_TIMEOUT = 30.0
+#: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
+_DAMAGED = frozenset({11, 26})
+#: SQLite's primary result codes for a file another connection holds: SQLITE_BUSY, SQLITE_LOCKED.
+_HELD = frozenset({5, 6})
+
+
+def _held(exc: BaseException) -> bool:
+    """True when SQLite refused because another connection holds the file."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _HELD
+
+
+#: The first bytes of every SQLite database file (its documented file format).
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _may_be_cache(path: Path) -> bool:
+    """True for a path curator may open as its cache: no file yet, an empty one, or one that
+    starts as an SQLite database does (a damaged cache included). Any other file is someone
+    else's (a list, a README, a repository's configuration named as the cache): it is never
+    opened, let alone set aside as corrupt and replaced."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return True  # unreadable: SQLite's own open says why, and nothing is moved then
+    return not head or head == SQLITE_HEADER
+
+
+def _corrupt(exc: sqlite3.DatabaseError) -> bool:
+    """True only when SQLite says the file itself is damaged (not locked, not unopenable)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _DAMAGED
+
+
+#: The reason of an offline subject the cache cannot answer (a resolver may word its own).
+OFFLINE_MISS = "offline: not in the cache"
+
+#: How a "not found" answer is stored by every resolver.
+NOT_FOUND = "not_found"
+
+
+def not_found_value(outcome: NotFound) -> dict[str, Any]:
+    """The stored form of a real "not found" answer."""
+    return {"outcome": NOT_FOUND, "reason": outcome.reason}
+
+
+def not_found_from(subject: str, item: CacheItem) -> NotFound | None:
+    """A stored "not found" answer back as NotFound, else None."""
+    if item.value.get("outcome") != NOT_FOUND:
+        return None
+    return NotFound(subject, str(item.value.get("reason", "")) + " (cached)")
+
+
+@dataclass(frozen=True)
+class CacheItem:
+    """One stored answer: the metadata, its ETag (may be empty) and when it was fetched."""
+
+    value: dict[str, Any]
+    etag: str
+    fetched_at: float
+
+    def age(self, now: float) -> float:
+        """Seconds since the answer was fetched."""
+        return max(0.0, now - self.fetched_at)
+
+
+def _item(value: str, etag: str, fetched_at: float) -> CacheItem | None:
+    """A stored row as a CacheItem; None when its value is not a JSON object (damaged)."""
+    try:
+        data = json_text.loads(value)
+    except ValueError:
+        return None
+    return CacheItem(data, etag, fetched_at) if isinstance(data, dict) else None
+
+
+#: Turns a stored entry back into an outcome; None for an entry that is no longer usable.
+Decode = Callable[[str, CacheItem], Outcome | None]
+
+
+@dataclass(frozen=True)
+class Split:
+    """A run's subjects by what the cache can answer (see `Cache.split`)."""
+
+    hits: dict[str, Outcome]
+    offline: dict[str, Outcome]
+    ask: list[str]
+    stored: dict[str, CacheItem]  # the entries of `ask` that exist (stale): ETags to send
+
+
+class Cache:
+    """A small key-value store over sqlite3. `path=None` is a cache that keeps nothing."""
+
+    def __init__(self, path: Path | None, clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.clock = clock
+        self.warnings: list[str] = []
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        if path is not None:
+            self._db = self._open(path)
+
+    def _open(self, path: Path) -> sqlite3.Connection | None:
+        """Open (or create) the file. Only a file SQLite calls corrupt is moved aside (with
+        its journal files) and rebuilt; a lock or any other failure leaves every file as it
+        is and runs without the cache, and a folder in its place is a usage error."""
+        if path.is_dir():
+            raise UsageError(f"cache path {path} is a folder, not a file (CURATOR_CACHE)")
+        if not _may_be_cache(path):
+            self.warnings.append(
+                f"cache disabled for this run: {path} is a file that is not an SQLite "
+                "database, so not curator's cache: left as it is"
+            )
+            return None
+        try:
+            made = not path.parent.exists()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if made:
+                _ignore_in_git(path.parent)
+            return self._connect(path)
+        except sqlite3.DatabaseError as exc:
+            if not _corrupt(exc):
+                self.warnings.append(f"cache disabled for this run: {path}: {exc}")
+                return None
+            self.warnings.append(f"cache {path} was corrupt ({exc}); set it aside and rebuilt it")
+            try:
+                for suffix in ("", "-wal", "-shm"):
+                    old = Path(str(path) + suffix)
+                    if old.exists():
+                        old.replace(Path(str(path) + ".corrupt" + suffix))
+                return self._connect(path)
+            except (OSError, sqlite3.DatabaseError) as again:
+                self.warnings.append(f"cache disabled: {again}")
+                return None
+        except OSError as exc:
+            self.warnings.append(f"cache disabled: cannot create {path}: {exc.strerror}")
+            return None
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        """Open the file, waiting up to BUSY_TIMEOUT for another run that holds it.
+
+        SQLite does not consult its busy timeout while a new file is switched to WAL, so two
+        runs starting at once on a new cache would see "database is locked" at once; the open
+        is tried again until the other run is through."""
+        retrying = Retrying(
+            retry=retry_if_exception(_held),
+            stop=stop_after_delay(BUSY_TIMEOUT),
+            wait=wait_random(0.01, 0.1),
+            reraise=True,
+        )
+        return retrying(Cache._connect_once, path)
+
+    @staticmethod
+    def _connect_once(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(_SCHEMA)
+            db.execute(_STAMPS)
+            db.execute(_KEPT)
+            db.execute(_KEPT_AGE)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, _VERSION):
+                db.execute("DELETE FROM entries")
+            db.execute(f"PRAGMA user_version={_VERSION}")
+            db.execute("SELECT count(*) FROM entries").fetchone()
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    @property
+    def enabled(self) -> bool:
+        """False for --no-cache or when the file could not be opened."""
+        return self._db is not None
+
+    def get(self, service: str, subject: str) -> CacheItem | None:
+        """The stored answer for (service, subject), fresh or not, or None."""
+        if self._db is None:
+            return None
+        with self._lock:
+            try:
+                row = self._db.execute(
+                    "SELECT value, etag, fetched_at FROM entries WHERE service=? AND subject=?",
+                    (service, subject),
+                ).fetchone()
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache read failed: {exc}")
+                return None
+        return None if row is None else _item(*row)
+
+    def get_many(
+        self, service: str, subjects: list[str], table: str = "entries"
+    ) -> dict[str, CacheItem]:
+        """Stored answers for many subjects at once (one query per 500); `table="kept"` reads
+        what `keep` stored."""
+        out: dict[str, CacheItem] = {}
+        if self._db is None or table not in _TABLES:
+            return out
+        for start in range(0, len(subjects), 500):
+            chunk = subjects[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                f"SELECT subject, value, etag, fetched_at FROM {table} "  # noqa: S608 - names only
+                f"WHERE service=? AND subject IN ({marks})"
+            )
+            with self._lock:
+                try:
+                    rows = self._db.execute(sql, (service, *chunk)).fetchall()
+                except sqlite3.DatabaseError as exc:
+                    self.warnings.append(f"cache read failed: {exc}")
+                    return out
+            for subject, *row in rows:
+                item = _item(*row)
+                if item is not None:
+                    out[subject] = item
+        return out
+
+    def split(
+        self,
+        service: str,
+        subjects: Sequence[str],
+        *,
+        ttl: float,
+        offline: bool,
+        decode: Decode,
+        counter: Counter,
+        offline_reason: str = OFFLINE_MISS,
+        ttl_not_found: float = 0.0,
+    ) -> Split:
+        """Hits (fresh, or any age offline; counted), offline misses, and subjects to ask.
+
+        A stored "not found" is fresh for `ttl_not_found` only (a paper may be announced, a
+        repository created).
+        """
+        items = self.get_many(service, list(subjects))
+        now = self.clock()
+        split = Split({}, {}, [], {})
+        for subject in subjects:
+            item = items.get(subject)
+            outcome = decode(subject, item) if item is not None else None
+            limit = ttl_not_found if isinstance(outcome, NotFound) else ttl
+            if item is not None and outcome is not None and (offline or item.age(now) < limit):
+                split.hits[subject] = outcome
+            elif offline:
+                split.offline[subject] = Unverified(subject, offline_reason)
+            else:
+                split.ask.append(subject)
+                if item is not None:
+                    split.stored[subject] = item
+        if split.hits:
+            counter.add("cache_hits", len(split.hits))
+        return split
+
+    def latest(self, service: str, limit: int) -> dict[str, dict[str, Any]]:
+        """The `limit` answers of a service stored last, by subject (the relevance model's
+        background: papers of the field the cache has met, discover's windows among them)."""
+        if self._db is None or limit <= 0:
+            return {}
+        sql = (
+            "SELECT subject, value, etag, fetched_at FROM entries WHERE service=? "
+            "ORDER BY fetched_at DESC, subject LIMIT ?"
+        )
+        with self._lock:
+            try:
+                rows = self._db.execute(sql, (service, limit)).fetchall()
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache read failed: {exc}")
+                return {}
+        items = {subject: _item(*row) for subject, *row in rows}
+        return {s: item.value for s, item in items.items() if item is not None}
+
+    def put(self, service: str, subject: str, value: dict[str, Any], etag: str = "") -> None:
+        """Store a real answer now (found, moved, not found); never errors or unverified."""
+        self.put_many(service, [(subject, value, etag)])
+
+    def put_many(
+        self, service: str, items: list[tuple[str, dict[str, Any], str]], table: str = "entries"
+    ) -> None:
+        """Store many answers in one transaction (`table="kept"`: see `keep`)."""
+        if self._db is None or not items or table not in _TABLES:
+            return
+        now = self.clock()
+        rows = [(service, s, json.dumps(v, sort_keys=True), e, now) for s, v, e in items]
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.executemany(
+                        f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?, ?)",  # noqa: S608
+                        rows,
+                    )
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
+
+    def recall(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """What `keep` stored under these keys (no TTL: a key names everything the value
+        depends on)."""
+        return {k: item.value for k, item in self.get_many(kind, keys, "kept").items()}
+
+    def keep(self, kind: str, rows: list[tuple[str, dict[str, Any]]]) -> None:
+        """Store results curator worked out itself, apart from the services' answers.
+
+        Each edit of the rules or the code makes new keys, so rows written more than
+        KEPT_DAYS ago go when new ones come: the file stays the size of about a month's
+        keys, and a result still wanted after that is worked out once more."""
+        if self._db is None or not rows:
+            return
+        self.put_many(kind, [(key, value, "") for key, value in rows], "kept")
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute(
+                        "DELETE FROM kept WHERE fetched_at < ?", (self.clock() - KEPT_DAYS * DAY,)
+                    )
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
+
+    def stamp(self, name: str) -> float | None:
+        """The time (clock seconds) recorded under `name`, or None."""
+        if self._db is None:
+            return None
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT at FROM stamps WHERE name=?", (name,)).fetchone()
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache read failed: {exc}")
+                return None
+        return float(row[0]) if row else None
+
+    def set_stamp(self, name: str, at: float | None = None) -> None:
+        """Record a time (now by default) under `name`."""
+        if self._db is None:
+            return
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO stamps VALUES (?, ?)",
+                        (name, self.clock() if at is None else at),
+                    )
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
+
+    def touch(self, service: str, subject: str) -> None:
+        """Mark a stored answer fresh again (after a 304 Not Modified)."""
+        if self._db is None:
+            return
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute(
+                        "UPDATE entries SET fetched_at=? WHERE service=? AND subject=?",
+                        (self.clock(), service, subject),
+                    )
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._db is not None:
+            with self._lock:
+                self._db.close()
+            self._db = None
+
+
+#: What a folder curator made for its cache holds, so that a local run in a list's repository
+#: (`.curator/cache.sqlite` by default) leaves git nothing to show, as ruff's and mypy's do.
+GITIGNORE = "# curator's cache: nothing here belongs in git\n*\n"
+
+
+def _ignore_in_git(folder: Path) -> None:
+    """A `.gitignore` of everything in a cache folder curator has just made (never one that
+    was there: a new file in a new folder); best effort, as the cache itself is."""
+    try:
+        with open(folder / ".gitignore", "x", encoding="utf-8") as out:
+            out.write(GITIGNORE)
+    except OSError:
+        pass

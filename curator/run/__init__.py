@@ -1,0 +1,1 @@
+"""One run put together: the rules folder, the typed registries, the pipeline."""

@@ -1,0 +1,1 @@
+"""Reading text: files and git revisions, JSON, located YAML."""
