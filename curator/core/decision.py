@@ -8,9 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from curator.core.model import Verdict
+
+class Verdict(StrEnum):
+    """Scope decision for one entry."""
+
+    INCLUDE = "include"
+    EXCLUDE = "exclude"
+    HOLD = "hold"
+    REVIEW = "review"
+
 
 #: The learned scorer's name where rules name themselves (Decision.rules, Quote.rule).
 SCORER_ID = "scope-scorer"

@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+# The scope engine's values (Verdict lives with the Decision it is part of, so that neither
+# module needs the other back; it is re-exported here, where it has always been imported from).
+from curator.core.decision import Verdict as Verdict
+
 if TYPE_CHECKING:  # a type only: the scope engine's values are built on these
     from curator.core.decision import Decision
 
@@ -25,15 +29,6 @@ class Severity(StrEnum):
     def rank(self) -> int:
         """Higher is worse: error 3, warning 2, info 1."""
         return {"error": 3, "warning": 2, "info": 1}[self.value]
-
-
-class Verdict(StrEnum):
-    """Scope decision for one entry."""
-
-    INCLUDE = "include"
-    EXCLUDE = "exclude"
-    HOLD = "hold"
-    REVIEW = "review"
 
 
 class Format(StrEnum):
