@@ -34,14 +34,13 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 import tenacity
 
 from curator import __version__
 from curator.config.options import Options
-from curator.resolvers.github_parse import is_rate_limited
 from curator.textio import json_text
 
 T = TypeVar("T")
@@ -363,3 +362,10 @@ def _utc_time(epoch: float) -> str:
         return time.strftime("%H:%M:%S UTC", time.gmtime(epoch))
     except (OverflowError, OSError, ValueError):
         return "an unreadable time"
+
+
+def is_rate_limited(body: Any) -> bool:
+    """True when a GraphQL body carries a RATE_LIMITED error (GitHub sends it under 200)."""
+    if not isinstance(body, Mapping) or not isinstance(body.get("errors"), list):
+        return False
+    return any(isinstance(e, Mapping) and e.get("type") == "RATE_LIMITED" for e in body["errors"])

@@ -179,10 +179,3 @@ def _error_reason(error: Mapping[str, Any]) -> str:
     kind = str(error.get("type") or "error")
     message = str(error.get("message") or "").strip()
     return f"GitHub GraphQL {kind}: {message}"[:300] if message else f"GitHub GraphQL {kind}"
-
-
-def is_rate_limited(body: Any) -> bool:
-    """True when a GraphQL body carries a RATE_LIMITED error (GitHub sends it under 200)."""
-    if not isinstance(body, Mapping) or not isinstance(body.get("errors"), list):
-        return False
-    return any(isinstance(e, Mapping) and e.get("type") == "RATE_LIMITED" for e in body["errors"])

@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from curator.core.outcomes import Found, Moved, NotFound, Unverified
+from curator.net.http import is_rate_limited
 from curator.resolvers.github_parse import (
     graphql_outcomes,
     graphql_query,
-    is_rate_limited,
     meta_from_rest,
     outcome_from_meta,
     split_subject,
