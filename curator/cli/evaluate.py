@@ -1,4 +1,4 @@
-"""`python -m curator.scope.evaluate`: write the scope evaluation Markdown; exit 2 on bad input."""
+"""`python -m curator.cli.evaluate`: write the scope evaluation Markdown; exit 2 on bad input."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def write(text: str, out: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write the evaluation Markdown; exit 2 on bad input."""
-    parser = argparse.ArgumentParser(prog="python -m curator.scope.evaluate")
+    parser = argparse.ArgumentParser(prog="python -m curator.cli.evaluate")
     parser.add_argument("--records", default="screening", help="folder of *-review.json files")
     parser.add_argument("--rules", default="rules/scope.yaml")
     parser.add_argument(
@@ -60,3 +60,7 @@ def _text(args: argparse.Namespace) -> str:
 
         return render_batch(evaluate_batch(rules, records, [Path(b) for b in args.batch]))
     return evaluation(rules, records, args.lock_box)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

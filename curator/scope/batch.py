@@ -1,6 +1,6 @@
 """Measure the shipped scope scorer on a screening batch it has never seen: a fresh lock box.
 
-`curator scope evaluate RECORDS... --batch FILE` (and `python -m curator.scope.evaluate
+`curator scope evaluate RECORDS... --batch FILE` (and `python -m curator.cli.evaluate
 --batch FILE`). The forward-chained evaluation (curator/scope/evaluate.py) can open its lock
 box once; after that, the only honest test of the rules and the scorer is the list's next
 screening batch, decided by the maintainers after the scorer was trained. This module scores

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules" / "scope.yaml"
 DOC = ROOT / "docs" / "scope-evaluation.md"
 MEMORY = re.compile(r"(?i)\bmemor(y|ies)\b")
-REGENERATE = "python -m curator.scope.evaluate --records tests/fixtures/shared/scope --lock-box"
+REGENERATE = "python -m curator.cli.evaluate --records tests/fixtures/shared/scope --lock-box"
 
 
 @pytest.fixture(scope="module")
