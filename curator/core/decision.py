@@ -26,6 +26,42 @@ SCORER_ID = "scope-scorer"
 
 
 @dataclass(frozen=True)
+class Signal:
+    """One signal: its name, value in [0, 1], the rule it comes from and the sentence showing it."""
+
+    name: str
+    value: float
+    rule: str
+    quote: Quote | None
+
+
+@dataclass(frozen=True)
+class Proof:
+    """An exclusion a rule of the policy proves, with the sentences that prove it."""
+
+    rules: tuple[str, ...]
+    reason: str
+    quotes: tuple[Quote, ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the signals found in one gate-passing paper."""
+
+    signals: tuple[Signal, ...]
+    proof: Proof | None
+    track: str
+
+    def value(self, name: str) -> float:
+        """The value of a signal (0 when it did not fire)."""
+        return next((s.value for s in self.signals if s.name == name), 0.0)
+
+    def features(self) -> dict[str, float]:
+        """Signal name -> value, for the scorer."""
+        return {s.name: s.value for s in self.signals if s.value}
+
+
+@dataclass(frozen=True)
 class PaperText:
     """What the engine reads: the official title and abstract, plus non-evidence context."""
 

@@ -9,11 +9,54 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import itemgetter
 
 from curator.core.decision import PaperText
-from curator.scope.rules import Pattern
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One whole-word phrase; `source` is the phrase as the maintainer wrote it.
+
+    The phrase is checked when the rules are read; its regex is compiled on first use, since
+    most of a policy's hundreds of phrases are never tried (scope/matching.py tries a phrase
+    only where its first word occurs).
+    """
+
+    source: str
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled phrase (compile_phrase)."""
+        return compile_phrase(self.source)
+
+    def finditer(self, text: str) -> list[tuple[int, int]]:
+        """Spans of every match in `text`."""
+        return [m.span() for m in self.regex.finditer(text)]
+
+
+def compile_phrase(phrase: str) -> re.Pattern[str]:
+    """The regex for one whole-word, case-insensitive phrase (see scope/rules.py's docstring)."""
+    return re.compile(phrase_regex(phrase), re.IGNORECASE)
+
+
+def phrase_regex(phrase: str) -> str:
+    """The regex text of a phrase, matched case-insensitively; ValueError when it has no
+    word to match."""
+    words = [w for w in re.split(r"[\s\-]+", phrase.strip()) if w]
+    if not words:
+        raise ValueError("empty pattern")
+    parts = []
+    for word in words:
+        star = word.endswith("*")
+        core = word.rstrip("*")
+        if not core:
+            raise ValueError(f"pattern word {word!r} has no letters")
+        parts.append(re.escape(core) + (r"\w*" if star else ""))
+    body = r"(?:\s*[-\u2010\u2011]\s*|\s+)".join(parts)
+    return rf"(?<!\w){body}(?!\w)"
+
 
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bracket.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[\\])")

@@ -12,7 +12,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,11 @@ from curator.config.config_files import ConfigFiles, WorkingTree
 from curator.core.codes import CODES
 from curator.core.errors import InputError
 from curator.core.model import Verdict
+
+# Re-exported: a pattern and its regex are matching's (which so needs nothing of this module).
+from curator.scope.matching import Pattern as Pattern
+from curator.scope.matching import compile_phrase as compile_phrase
+from curator.scope.matching import phrase_regex as phrase_regex
 from curator.textio.located_yaml import LocatedMap, load_located
 
 if TYPE_CHECKING:
@@ -54,27 +58,6 @@ class Cue(StrEnum):
     MEMORY_SENSE = "memory-sense"  # memory as a language model's or an agent's memory
     CONTRIBUTION = "contribution"  # the sentence that states the paper's contribution
     OPERATION = "operation"  # an operation on memory: write, retrieve, update, forget, ...
-
-
-@dataclass(frozen=True)
-class Pattern:
-    """One whole-word phrase; `source` is the phrase as the maintainer wrote it.
-
-    The phrase is checked when the rules are read; its regex is compiled on first use, since
-    most of a policy's hundreds of phrases are never tried (scope/matching.py tries a phrase
-    only where its first word occurs).
-    """
-
-    source: str
-
-    @cached_property
-    def regex(self) -> re.Pattern[str]:
-        """The compiled phrase (compile_phrase)."""
-        return compile_phrase(self.source)
-
-    def finditer(self, text: str) -> list[tuple[int, int]]:
-        """Spans of every match in `text`."""
-        return [m.span() for m in self.regex.finditer(text)]
 
 
 @dataclass(frozen=True)
@@ -150,28 +133,6 @@ class ScopeRules:
         if rule_id == self.gate.id:
             return self.gate
         return next((r for r in self.rules if r.id == rule_id), None)
-
-
-def compile_phrase(phrase: str) -> re.Pattern[str]:
-    """The regex for one whole-word, case-insensitive phrase (see the module docstring)."""
-    return re.compile(phrase_regex(phrase), re.IGNORECASE)
-
-
-def phrase_regex(phrase: str) -> str:
-    """The regex text of a phrase, matched case-insensitively; ValueError when it has no
-    word to match."""
-    words = [w for w in re.split(r"[\s\-]+", phrase.strip()) if w]
-    if not words:
-        raise ValueError("empty pattern")
-    parts = []
-    for word in words:
-        star = word.endswith("*")
-        core = word.rstrip("*")
-        if not core:
-            raise ValueError(f"pattern word {word!r} has no letters")
-        parts.append(re.escape(core) + (r"\w*" if star else ""))
-    body = r"(?:\s*[-\u2010\u2011]\s*|\s+)".join(parts)
-    return rf"(?<!\w){body}(?!\w)"
 
 
 def load_rules(path: Path) -> ScopeRules:

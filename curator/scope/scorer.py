@@ -21,10 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from curator.config.config_files import ConfigFiles, WorkingTree
-from curator.core.decision import Contribution, PaperText, Weighed
+from curator.core.decision import Contribution, PaperText, Reading, Weighed
 from curator.core.errors import InputError
 from curator.scope.lexical import Lexical, features, logistic, logit
-from curator.scope.signals import Reading
 from curator.textio.json_text import parse_json
 
 FORMAT = "curator-scope-scorer/3"

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from curator.core.decision import PaperText, Quote
+
+# Re-exported: the values of a reading live with the decision (the scorer needs them, not this).
+from curator.core.decision import Proof as Proof
+from curator.core.decision import Reading as Reading
+from curator.core.decision import Signal as Signal
 from curator.scope.matching import Hit, find_hits, sentence_of, sentence_spans, text_order
 from curator.scope.rules import Cue, Kind, Rule, ScopeRules
 
@@ -56,42 +60,6 @@ _LIST_TOKEN = re.compile(r"[,;:()]|\b(?:and|or|as well as)\b|[A-Za-z][\w'/-]*")
 ITEM_WORDS = 4
 #: The largest share of memory sentences at which a listed memory is still one component.
 COMPONENT_SHARE = 1 / 3
-
-
-@dataclass(frozen=True)
-class Signal:
-    """One signal: its name, value in [0, 1], the rule it comes from and the sentence showing it."""
-
-    name: str
-    value: float
-    rule: str
-    quote: Quote | None
-
-
-@dataclass(frozen=True)
-class Proof:
-    """An exclusion a rule of the policy proves, with the sentences that prove it."""
-
-    rules: tuple[str, ...]
-    reason: str
-    quotes: tuple[Quote, ...]
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What the signals found in one gate-passing paper."""
-
-    signals: tuple[Signal, ...]
-    proof: Proof | None
-    track: str
-
-    def value(self, name: str) -> float:
-        """The value of a signal (0 when it did not fire)."""
-        return next((s.value for s in self.signals if s.name == name), 0.0)
-
-    def features(self) -> dict[str, float]:
-        """Signal name -> value, for the scorer."""
-        return {s.name: s.value for s in self.signals if s.value}
 
 
 def rule_hits(rule: Rule, paper: PaperText) -> list[Hit]:
