@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.core.errors import UsageError
 from curator.presets import PRESET_HELP
+from curator.scope.crosslist import Listed
 
 if TYPE_CHECKING:
     from curator.config.options import Options
@@ -267,11 +268,26 @@ def _evaluate_lists(paths: list[Path], out: str) -> int:
     for path in paths:
         if not path.is_file():
             raise UsageError(f"--list {path}: no such file")
-    section = render(evaluate(paths), paths)
+    section = render(evaluate([read_list(p) for p in paths]), paths)
     if out != "-" and Path(out).is_file():
         section = splice(Path(out).read_text(encoding="utf-8"), section)
     write(section, out)
     return 0
+
+
+def read_list(path: Path) -> Listed:
+    """The papers of a list document or catalogue, titles as the list gives them."""
+    from curator.core.model import Kind
+    from curator.run.pipeline import load
+    from curator.scope.relevance import Paper
+
+    loaded = load([str(path)])
+    papers = [
+        Paper(e.subject, e.title, "", e.section)
+        for e in loaded.entries
+        if e.kind is Kind.PAPER and e.title.strip()
+    ]
+    return Listed(path.name, tuple(papers))
 
 
 def run_scope_train(args: argparse.Namespace) -> int:

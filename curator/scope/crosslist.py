@@ -1,6 +1,6 @@
 """The relevance model measured on lists: each list's held-out papers among papers it did not take.
 
-`curator scope evaluate --list A.md --list B.md ...` (or `python -m curator.scope.crosslist`).
+`curator scope evaluate --list A.md --list B.md ...` (the CLI reads the lists and passes them in).
 For each list, a quarter of its papers (chosen by a hash of the paper's identity, so the split
 is the same on every machine and run) is held out; the model learns from the other three
 quarters, titles as the list gives them, with half of the *other* lists' papers as its
@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from curator.core.errors import UsageError
-from curator.core.model import Kind
 from curator.scope.evaluate import average_precision, share
 from curator.scope.relevance import Paper, build
 
@@ -67,19 +66,6 @@ class Outcome:
     half_cut: Figures | None  # curator: P(relevant) >= 0.5
     baseline: Figures | None  # TF-IDF + LR: P >= 0.5
     note: str = ""
-
-
-def read_list(path: Path) -> Listed:
-    """The papers of a list document or catalogue, titles as the list gives them."""
-    from curator.run.pipeline import load
-
-    loaded = load([str(path)])
-    papers = [
-        Paper(e.subject, e.title, "", e.section)
-        for e in loaded.entries
-        if e.kind is Kind.PAPER and e.title.strip()
-    ]
-    return Listed(path.name, tuple(papers))
 
 
 def _normal(title: str) -> str:
@@ -179,9 +165,10 @@ def _baseline(
     return _figures([(s, ok, s >= 0.5) for s, ok in zip(probs, oks, strict=True)])
 
 
-def evaluate(paths: Sequence[Path], with_baseline: bool = True) -> list[Outcome]:
-    """Every list measured against the others (one list: against the shipped background)."""
-    lists = [read_list(p) for p in paths]
+def evaluate(lists: Sequence[Listed], with_baseline: bool = True) -> list[Outcome]:
+    """Every list measured against the others (one list: against the shipped background).
+    The lists come read (cli/scope.py's read_list): reading a list is the pipeline's, a layer
+    above."""
     if len(lists) == 1:
         from curator.scope.relevant import shipped_background
 

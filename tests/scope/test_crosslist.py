@@ -10,6 +10,7 @@ import pytest
 
 from curator.cli import main
 from curator.cli.evaluate import write
+from curator.cli.scope import read_list
 from curator.scope.crosslist import (
     BEGIN,
     END,
@@ -50,7 +51,9 @@ def test_the_committed_section_was_generated_from_what_is_committed() -> None:
     reason="the baseline's cross-validation takes half a minute; the digest keeps it current",
 )
 def test_the_committed_section_regenerates_byte_for_byte() -> None:
-    assert section_of(DOC.read_text(encoding="utf-8")) == render(evaluate(LISTS), LISTS)
+    assert section_of(DOC.read_text(encoding="utf-8")) == render(
+        evaluate([read_list(p) for p in LISTS]), LISTS
+    )
 
 
 def _list(name: str, titles: list[str]) -> Listed:
@@ -89,7 +92,7 @@ def test_a_list_of_projects_is_reported_as_such(tmp_path: Path) -> None:
     papers = tmp_path / "papers.md"
     items = [f"- [Planning agents {i}](https://arxiv.org/abs/2401.{i:05d})" for i in range(12)]
     papers.write_text("# L\n\n## S\n\n" + "\n".join(items) + "\n", encoding="utf-8")
-    outcomes = evaluate([projects, papers], with_baseline=False)
+    outcomes = evaluate([read_list(projects), read_list(papers)], with_baseline=False)
     assert outcomes[0].note.startswith("no papers") and outcomes[0].unlike_cut is None
     assert outcomes[1].listed == 12
 
