@@ -1,0 +1,5 @@
+"""Fixtures the round-4 attacks share with the features' own tests."""
+
+from tests.scope.test_relevance_end_to_end import pull_request
+
+__all__ = ["pull_request"]
