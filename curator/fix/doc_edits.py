@@ -234,7 +234,12 @@ _ATTRIBUTE = re.compile(r"=\s*[\"']?\Z")
 def _links(doc: DocText, start: int, end: int, want: Want, finding: Finding) -> list[Edit] | None:
     """One edit per link of the entry's lines that `want` changes; None when there is none."""
     edits: list[Edit] = []
+    # A link in one form (a badge's URL, an arXiv link) is that link: the same URL quoted in
+    # a code span beside it is text the list shows, never rewritten with it.
+    code = _code_spans(doc.text, start, end) if want.change is Change.FORM else []
     for m in _URL.finditer(doc.text, start, end):
+        if any(first <= m.start() < last for first, last in code):
+            continue
         raw = m.group(0).rstrip(_TRAILING)
         written = html.unescape(raw) if "&" in raw else raw
         new = rewrite_url(want, written, finding.subject)
@@ -246,6 +251,27 @@ def _links(doc: DocText, start: int, end: int, want: Want, finding: Finding) -> 
             new = html.escape(new, quote=True)
         edits.append(Edit(doc.file, m.start(), m.start() + len(raw), raw, new, finding))
     return edits or None
+
+
+_TICKS = re.compile(r"(?<!`)`+(?!`)")
+
+
+def _code_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the code spans in text[start:end]: a run of backticks up
+    to the next run of the same length (CommonMark's rule; an unmatched run is text)."""
+    spans: list[tuple[int, int]] = []
+    runs = list(_TICKS.finditer(text, start, end))
+    i = 0
+    while i < len(runs):
+        opening = runs[i]
+        width = len(opening.group(0))
+        close = next((j for j in range(i + 1, len(runs)) if len(runs[j].group(0)) == width), None)
+        if close is None:
+            i += 1
+            continue
+        spans.append((opening.start(), runs[close].end()))
+        i = close + 1
+    return spans
 
 
 def _in_attribute(text: str, start: int) -> bool:
