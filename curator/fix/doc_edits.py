@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from html.entities import codepoint2name
 
-from curator.fix.model import Edit, line_starts
+from curator.fix.model import Edit, code_spans, line_starts
 from curator.fix.values import Change, Want, id_pattern, rewrite_url
 from curator.model import Entry, Finding
 from curator.sources.doc_markdown import scan_markdown
@@ -236,7 +236,7 @@ def _links(doc: DocText, start: int, end: int, want: Want, finding: Finding) -> 
     edits: list[Edit] = []
     # A link in one form (a badge's URL, an arXiv link) is that link: the same URL quoted in
     # a code span beside it is text the list shows, never rewritten with it.
-    code = _code_spans(doc.text, start, end) if want.change is Change.FORM else []
+    code = code_spans(doc.text, start, end) if want.change is Change.FORM else []
     for m in _URL.finditer(doc.text, start, end):
         if any(first <= m.start() < last for first, last in code):
             continue
@@ -251,27 +251,6 @@ def _links(doc: DocText, start: int, end: int, want: Want, finding: Finding) -> 
             new = html.escape(new, quote=True)
         edits.append(Edit(doc.file, m.start(), m.start() + len(raw), raw, new, finding))
     return edits or None
-
-
-_TICKS = re.compile(r"(?<!`)`+(?!`)")
-
-
-def _code_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The (start, end) offsets of the code spans in text[start:end]: a run of backticks up
-    to the next run of the same length (CommonMark's rule; an unmatched run is text)."""
-    spans: list[tuple[int, int]] = []
-    runs = list(_TICKS.finditer(text, start, end))
-    i = 0
-    while i < len(runs):
-        opening = runs[i]
-        width = len(opening.group(0))
-        close = next((j for j in range(i + 1, len(runs)) if len(runs[j].group(0)) == width), None)
-        if close is None:
-            i += 1
-            continue
-        spans.append((opening.start(), runs[close].end()))
-        i = close + 1
-    return spans
 
 
 def _in_attribute(text: str, start: int) -> bool:

@@ -36,3 +36,27 @@ def test_a_badge_fix_leaves_the_same_url_quoted_in_a_code_span(
     assert after[6] == (
         f"- ``{STARS}bad/z`` [Tool](https://github.com/good/w) ![stars]({STARS}good/w)"
     )
+
+
+ANCHORS = (
+    "# List\n\n## Introduction here\n\n"
+    "- [Intro](#introduction-her): write such links as `[Intro](#introduction-her)`\n"
+    "- [\x1b[31mevil\u202e](#introduction-her) \x1b]8;;http://x\x07link\x1b]8;;\x07\n"
+)
+
+
+def test_an_anchor_fix_changes_the_link_and_not_its_quote_in_a_code_span(
+    loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = make_world(loopback, tmp_path, monkeypatch, ANCHORS)
+    preview = world.fix("--word-diff")
+    # What the preview shows of the hostile line is inert: no escape, bell or bidi character.
+    assert not any(ch in preview.out + preview.err for ch in "\x1b\x07\u202e")
+    assert "{+#introduction-here+}" in preview.out
+    ran = world.fix()
+    assert ran.status in (0, 1), ran.err
+    lines = world.text().split("\n")
+    assert lines[4] == (
+        "- [Intro](#introduction-here): write such links as `[Intro](#introduction-her)`"
+    )
+    assert lines[5].startswith("- [\x1b[31mevil\u202e](#introduction-here) ")
