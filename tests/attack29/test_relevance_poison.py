@@ -45,3 +45,21 @@ def test_the_pull_requests_own_records_do_not_teach_the_model(
     scope = [f for f in report["findings"] if f["code"] == "scope-review"]
     assert [f["subject"] for f in scope] == [f"arxiv:{OFF.id}"]
     assert "unlike anything in the list" in scope[0]["message"]
+
+
+def test_a_title_stuffed_with_the_lists_words_is_scored_as_arxiv_titles_it(
+    pull_request: tuple[Path, str],
+) -> None:
+    """The pull request writes its off-topic paper under a title made of the list's words:
+    the model scores arXiv's title, and the written one is `arxiv-title-mismatch` (an error)."""
+    root, base = pull_request
+    readme = root / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    stuffed = "LLM Agents with Memory, Planning, Tool Use and Reflection for Web Navigation"
+    readme.write_text(text.replace(f"**{OFF.title}**", f"**{stuffed}**"), encoding="utf-8")
+    git(root, "commit", "-qam", "pull request: stuffed title")
+    report = check(root, base)
+    codes = {(f["code"], f["severity"]) for f in report["findings"]
+             if f["subject"] == f"arxiv:{OFF.id}"}  # fmt: skip
+    assert ("scope-review", "warning") in codes
+    assert ("arxiv-title-mismatch", "error") in codes
