@@ -111,3 +111,27 @@ def test_hostile_fragments_and_paths_reach_the_output_inert(
     bad = [ch for ch in shown if ch != "\n" and unicodedata.category(ch) in {"Cc", "Cf"}]
     assert not bad, repr(bad)
     assert not [line for line in shown.splitlines() if line.startswith("::error title=forged")]
+
+
+MARKUP = (
+    "# L\n\n## Intro\n\n"
+    "- [a](#intro%60%3C/details%3E@octo-org/team%3C!--x--%3E%5Bl%5D(http://evil.example)%7C)\n"
+    "- [b](docs/%60%3Cimg%20src=x%3E%60@admin%7C%3C!--.md)\n"
+)
+
+
+def test_markup_in_fragments_and_paths_is_inert_in_the_pull_request_comment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The subjects decode to `</details>`, `<!--`, `<img>`, mentions, a link and a `|`."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "README.md").write_text(MARKUP, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    main(["check", "README.md", "--offline", "--no-cache", "--format", "markdown"])
+    body = capsys.readouterr().out
+    assert "anchor-missing" in body and "file-missing" in body
+    rest = body.replace("<!-- curator:report -->", "", 1)
+    for raw in ("</details>@", "<!--", "<img", "@octo-org", "@admin", "](http://evil"):
+        assert raw not in rest, raw
+    rows = [line for line in body.splitlines() if line.startswith("| ❌")]
+    assert rows and all(line.count(" | ") == 3 for line in rows)  # no `|` splits a row
