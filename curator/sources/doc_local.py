@@ -79,6 +79,7 @@ class LocalCheck:
     compared: int = 0  # comparisons spent on suggestions
     letter_pairs: int = 0  # the same, in letters compared (MAX_LETTER_PAIRS)
     _linked: dict[Path, Anchors | None] = field(default_factory=dict)
+    _letters: dict[int, int] = field(default_factory=dict)  # id(anchors) -> their letters
 
     def run(self) -> list[Finding]:
         """Every finding, in line order."""
@@ -110,7 +111,7 @@ class LocalCheck:
         # A suggestion compares with every anchor: a hostile document of thousands of
         # broken links and headings gets suggestions for its first ones only (bounded cost).
         self.compared += len(anchors.own)
-        self.letter_pairs += len(loose(wanted)) * sum(len(k) for k in anchors.by_loose)
+        self.letter_pairs += len(loose(wanted)) * self.letters(anchors)
         within = self.compared <= MAX_COMPARISONS and self.letter_pairs <= MAX_LETTER_PAIRS
         near = _encoded(closest(wanted, anchors, within))
         place = f" in {where}" if where else ""
@@ -125,6 +126,13 @@ class LocalCheck:
                 suggestion=f"#{near}" if near else "",
             )
         )
+
+    def letters(self, anchors: Anchors) -> int:
+        """The letters of all of `anchors` (counted once: they live as long as the check)."""
+        key = id(anchors)
+        if key not in self._letters:
+            self._letters[key] = sum(len(k) for k in anchors.by_loose)
+        return self._letters[key]
 
     def local(self, target: Target) -> None:
         """`file-missing` for a relative link or image that names no file of the tree."""
