@@ -124,7 +124,7 @@ def _arxiv_from_url(url: str) -> ArxivId | None:
         url = "https://" + url
     host = _host(url)
     try:
-        path = urlsplit(url).path.strip("/")
+        path = browser_path(urlsplit(url).path).strip("/")
     except ValueError:
         return None
     if host in _DOI_HOSTS:
@@ -155,10 +155,39 @@ def is_arxiv_id_url(url: str) -> bool:
     if _host(url) not in _ARXIV_HOSTS:
         return False
     try:
-        path = urlsplit(url if "://" in url else "https://" + url).path.strip("/")
+        path = urlsplit(url if "://" in url else "https://" + url).path
     except ValueError:
         return False
-    return path.startswith(_ARXIV_ID_PATHS)
+    return browser_path(path).strip("/").startswith(_ARXIV_ID_PATHS)
+
+
+_DOT = {".", "%2e"}
+_DOTS = {"..", ".%2e", "%2e.", "%2e%2e"}
+
+
+def browser_path(path: str) -> str:
+    """An http(s) URL's path as a browser requests it: `.` and `..` segments (and their
+    percent-encoded spellings) resolved, as WHATWG's URL parser does. `arxiv.org/./abs/ID`
+    opens the paper; read as written it would be a plain web link, neither its title nor its
+    scope checked."""
+    if "." not in path and "%2" not in path.lower():
+        return path
+    out: list[str] = []
+    parts = path.split("/")
+    for i, segment in enumerate(parts):
+        lowered = segment.lower()
+        last = i == len(parts) - 1
+        if lowered in _DOTS:
+            if len(out) > 1:
+                out.pop()
+            if last:
+                out.append("")
+        elif lowered in _DOT:
+            if last:
+                out.append("")
+        else:
+            out.append(segment)
+    return "/".join(out)
 
 
 def is_badge_url(url: str) -> bool:
@@ -204,7 +233,7 @@ def github_repo(url: str) -> tuple[str, str] | None:
             return None
     except ValueError:
         return None
-    segments = [s for s in parts.path.split("/") if s]
+    segments = [s for s in browser_path(parts.path).split("/") if s]
     if len(segments) < 2:
         return None
     owner, repo = segments[0], segments[1]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from curator.core.model import Finding
-from curator.fix.model import Edit, line_starts
+from curator.fix.model import Edit, code_spans, line_starts
 
 # What a GitHub heading anchor is made of: word characters (any script) and hyphens, and
 # percent-encoded bytes (an emoji's invisible variation selector is written `%EF%B8%8F`).
@@ -35,8 +35,11 @@ def anchor_edits(
     begin = lines[line - 1]
     end = lines[line] if line < len(lines) else len(text)
     target = re.compile(r"(?<=[(<\"'=])" + re.escape(written) + r"(?=[)>\"'\s])")
+    code = code_spans(text, begin, end)  # a link quoted as code is text, not a link
     edits = []
     for m in target.finditer(text, begin, end):
+        if any(first <= m.start() < last for first, last in code):
+            continue
         at = m.end() - len(old)
         edits.append(Edit(file, at, m.end(), old, new, finding))
     return edits

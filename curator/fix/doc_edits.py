@@ -20,7 +20,7 @@ from functools import cached_property
 from html.entities import codepoint2name
 
 from curator.core.model import Entry, Finding
-from curator.fix.model import Edit, line_starts
+from curator.fix.model import Edit, code_spans, line_starts
 from curator.fix.values import Change, Want, id_pattern, rewrite_url
 from curator.sources.doc_markdown import scan_markdown
 from curator.sources.document import git_lines
@@ -234,7 +234,12 @@ _ATTRIBUTE = re.compile(r"=\s*[\"']?\Z")
 def _links(doc: DocText, start: int, end: int, want: Want, finding: Finding) -> list[Edit] | None:
     """One edit per link of the entry's lines that `want` changes; None when there is none."""
     edits: list[Edit] = []
+    # A link in one form (a badge's URL, an arXiv link) is that link: the same URL quoted in
+    # a code span beside it is text the list shows, never rewritten with it.
+    code = code_spans(doc.text, start, end) if want.change is Change.FORM else []
     for m in _URL.finditer(doc.text, start, end):
+        if any(first <= m.start() < last for first, last in code):
+            continue
         raw = m.group(0).rstrip(_TRAILING)
         written = html.unescape(raw) if "&" in raw else raw
         new = rewrite_url(want, written, finding.subject)

@@ -203,3 +203,24 @@ def _range(start: int, end: int) -> str:
 def line_starts(text: str) -> list[int]:
     """The offset where each line of `text` starts (lines end at "\n" only, as `line_of`)."""
     return [0, *(m.end() for m in re.finditer("\n", text))]
+
+
+_TICKS = re.compile(r"(?<!`)`+(?!`)")
+
+
+def code_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the code spans in text[start:end]: a run of backticks up
+    to the next run of the same length (CommonMark's rule; an unmatched run is text)."""
+    spans: list[tuple[int, int]] = []
+    runs = list(_TICKS.finditer(text, start, end))
+    i = 0
+    while i < len(runs):
+        opening = runs[i]
+        width = len(opening.group(0))
+        close = next((j for j in range(i + 1, len(runs)) if len(runs[j].group(0)) == width), None)
+        if close is None:
+            i += 1
+            continue
+        spans.append((opening.start(), runs[close].end()))
+        i = close + 1
+    return spans

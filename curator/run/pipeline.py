@@ -450,10 +450,14 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
     recorded = recorded_decisions(chosen, ctx, records)
     results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache, recorded)
+    from curator.scope.recorded import trusted_records
     from curator.scope.relevant import relevance
 
+    # In a pull request the model learns from the base's records, never the PR's own.
+    skip = options.skips(Service.SCOPE) or not chosen
+    teaching = records if skip else trusted_records(options, records)
     results, scope_findings = relevance(
-        loaded.entries, results, scope_findings, resolved.outcomes, ctx, cache, records, recorded
+        loaded.entries, results, scope_findings, resolved.outcomes, ctx, cache, teaching, recorded
     )
     scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
     findings += translations(loaded, chinese, selection, ctx)

@@ -117,14 +117,31 @@ _MARKER = re.compile(
     re.IGNORECASE,
 )
 _URL = re.compile(r"https?://[^\s<>()\"'\]`]+", re.IGNORECASE)
+#: A code fence's line: at any indent and blockquote depth (a fence in a list item or a quote).
+_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_MARKDOWN = (".md", ".markdown")
 #: `arXiv:2305.10250` in text, or a catalogue's `arxiv: "2305.10250"` key.
 _ARXIV_WORD = re.compile(r"\barxiv:\s*[\"']?([\w./-]+)", re.IGNORECASE)
 
 
 def markers(text: str, name: str) -> dict[str, Recorded]:
-    """The inline markers of one list file, by the subjects linked on the marker's line."""
+    """The inline markers of one list file, by the subjects linked on the marker's line. In
+    a Markdown file a line of a fenced code block is shown, not meant: a list explaining the
+    marker with an example (`- [Title](https://arxiv.org/abs/…) <!-- curator: scope-include
+    -->` in a code block) decides nothing for the paper it happens to name."""
     out: dict[str, Recorded] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    markdown = name.lower().endswith(_MARKDOWN)
+    fence = ""  # the open fence's characters (``` or ~~~, at least), "" outside one
+    for number, line in enumerate(text.split("\n"), 1):
+        if markdown:
+            opened = _FENCE.match(line)
+            if fence:
+                if opened and opened["fence"].startswith(fence) and not opened["info"].strip():
+                    fence = ""
+                continue
+            if opened and not ("`" in opened["fence"] and "`" in opened["info"]):
+                fence = opened["fence"]
+                continue
         found = _MARKER.search(line)
         if found is None:
             continue

@@ -3,7 +3,8 @@
 Every record is read from where the run reads its rules: the working tree in a local run,
 the base revision in pull-request mode (curator.config.config_files). A pull request's own
 decisions file, screening record or inline marker therefore never settles its own paper;
-its changes to the rules folder are reported as `config-changed`.
+its changes to the rules folder are reported as `config-changed`. Nor do a pull request's
+own screening records teach the relevance model (`trusted_records`).
 """
 
 from __future__ import annotations
@@ -51,11 +52,25 @@ def _included(records: Iterable[Record]) -> dict[str, Recorded]:
 
 def _screening(files: ConfigFiles, options: Options) -> dict[str, Recorded]:
     """Include records of the records folder (`screening/*.json`)."""
+    return _included(_records(files, options))
+
+
+def trusted_records(options: Options, records: Sequence[Record] | None) -> list[Record]:
+    """The screening records that may teach the relevance model: in pull-request mode the
+    base's (a pull request's own records file must not make its paper look like the list's),
+    else `records`, the working tree's as the run read them."""
+    if not options.changed_since:
+        return list(records or ())
+    return _records(config_files(Path(options.root), options.changed_since), options)
+
+
+def _records(files: ConfigFiles, options: Options) -> list[Record]:
+    """The records of the records folder (`screening/*.json`) in `files`."""
     from curator.scope.records import parse_records
 
     folder = _inside(os.path.join(options.root, options.records_dir), options)
     if folder is None:
-        return {}
+        return []
     names = [posixpath.join(folder, n) for n in files.names(folder) if n.endswith(".json")]
     files.prefetch(names)
     read: list[Record] = []
@@ -63,7 +78,7 @@ def _screening(files: ConfigFiles, options: Options) -> dict[str, Recorded]:
         text = files.read(name)
         if text is not None:
             read += parse_records(text, files.display(name))
-    return _included(read)
+    return read
 
 
 def _markers(

@@ -169,7 +169,8 @@ def test_action_installs_itself_and_keeps_the_cache_out_of_the_checkout() -> Non
     assert restore["uses"].startswith("actions/cache/restore@")
     assert save["uses"].startswith("actions/cache/save@")
     assert save["if"] == (
-        "inputs.mode == 'check' || inputs.mode == 'audit' || inputs.mode == 'discover'"
+        "(inputs.mode == 'check' || inputs.mode == 'audit' || inputs.mode == 'discover') && "
+        "github.event_name != 'pull_request' && github.event_name != 'pull_request_target'"
     )
     for step in (restore, save):
         assert step["with"]["path"] == "${{ runner.temp }}/curator-cache"
