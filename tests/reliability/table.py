@@ -8,9 +8,10 @@ table to the suite.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,7 +89,46 @@ def totals(rows: Iterable[Row]) -> dict[str, int]:
     }
 
 
-def render(rows: Iterable[Row], seconds: float) -> str:
+#: The round-4 attacks on this session's features (issue 29): plain tests, one row per test
+#: function, with how many cases (parameters) it ran and passed.
+ATTACKS = Path(__file__).resolve().parents[1] / "attack29"
+_ATTACK_ROW = re.compile(r"^\| `(?P<test>tests/attack29/[^`]+)` \|")
+
+
+def attack_tests() -> set[str]:
+    """Every test function of tests/attack29, as `file::name`."""
+    found: set[str] = set()
+    for path in sorted(ATTACKS.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found |= {
+            f"tests/attack29/{path.name}::{node.name}"
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+        }
+    return found
+
+
+def attack_section(passed: Mapping[str, int]) -> str:
+    """The round-4 attacks' table: each test function and the cases it passed."""
+    lines = [
+        "## Attacks on this session's features (issue 29, round 4: tests/attack29)",
+        "",
+        "Each row is a test function of tests/attack29 (what it attacks, held or fixed, is in",
+        "[threat-model.md](threat-model.md#attacks-on-this-sessions-features-issue-29-round-4)).",
+        "",
+        "| test | cases passed |",
+        "| --- | --- |",
+    ]
+    lines += [f"| `{test}` | {passed[test]} |" for test in sorted(passed)]
+    return "\n".join(lines) + "\n"
+
+
+def documented_attacks(text: str) -> set[str]:
+    """The attack tests a rendered doc lists."""
+    return {m["test"] for line in text.splitlines() if (m := _ATTACK_ROW.match(line))}
+
+
+def render(rows: Iterable[Row], seconds: float, attacks: Mapping[str, int] | None = None) -> str:
     """docs/reliability.md for these rows (sorted by category order, then case)."""
     order = list(CATEGORY_TITLES)
     rows = sorted(rows, key=lambda r: (order.index(r.category), r.case))
@@ -120,6 +160,8 @@ def render(rows: Iterable[Row], seconds: float) -> str:
         lines += ["| category | case | outcome | figures |", "| --- | --- | --- | --- |"]
         lines += [f"| {r.category} | `{r.case}` | {r.outcome} | {_figures(r)} |" for r in chosen]
         lines.append("")
+    if attacks:
+        lines += [attack_section(attacks)]
     return "\n".join(lines) + "\n" + OUTAGES + "\n" + THREAT_MODEL
 
 

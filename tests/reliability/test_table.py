@@ -7,7 +7,16 @@ import os
 import pytest
 
 from tests.reliability.outages import OUTAGES
-from tests.reliability.table import DOC, Row, declared, documented, render, totals
+from tests.reliability.table import (
+    DOC,
+    Row,
+    attack_tests,
+    declared,
+    documented,
+    documented_attacks,
+    render,
+    totals,
+)
 
 #: The run that regenerates the doc cannot check the doc it is about to write.
 REWRITING = pytest.mark.skipif(
@@ -39,3 +48,8 @@ def test_render_and_documented_round_trip() -> None:
 def test_the_outages_section_is_rendered_and_committed() -> None:
     assert OUTAGES in render([Row("fault", "a-case", "exit 0", faults=1)], 1.0)
     assert OUTAGES in DOC.read_text(encoding="utf-8")
+
+
+@REWRITING
+def test_committed_table_lists_every_round_4_attack() -> None:
+    assert documented_attacks(DOC.read_text(encoding="utf-8")) == attack_tests()
