@@ -119,7 +119,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     prepared = prepare(options)
     fixes = suggestions(prepared.plan.fixes(unsafe=True), prepared.plan.unsafe)
-    form = Format(options.format)
+    form = options.format
     if form is Format.JSON:
         fixes_shown = fixes if args.suggest else None
         _write_json(prepared.report, options.output, fixes_shown, args.scope_trail)
@@ -161,19 +161,18 @@ def display_of(args: argparse.Namespace) -> Any:
 
 def emit(
     report: Report,
-    fmt: str,
+    form: Format,
     output: str,
     display: Any = None,
     preview: Any = None,
     trail: bool = False,
 ) -> None:
-    """Render `report` as `fmt` to `output` (or stdout); `github` also writes the summary.
+    """Render `report` as `form` to `output` (or stdout); `github` also writes the summary.
     `display` (a terminal.Display) shapes the text format on stdout; a file gets no colour.
     `preview` (a text.Preview): the planned fixes and the review's count (pull-request mode).
     `trail`: the JSON report keeps the scope scorer's every signal and word."""
     from curator.report.interface import renderer
 
-    form = Format(fmt)
     if form is Format.JSON:
         _write_json(report, output, trail=trail)
         return
@@ -237,8 +236,7 @@ def _render_context(report: Report) -> Any:
     """Context for renderers that link to the repository (markdown, sarif, github)."""
     from curator.report import context
 
-    changed = any(n.startswith("pull-request mode") for n in report.notes)
-    return context.from_env(os.environ, changed_only=changed)
+    return context.from_env(os.environ, changed_only=report.pull_request)
 
 
 def _github_summary(report: Report) -> None:
@@ -259,11 +257,11 @@ def _github_outputs(report: Report) -> None:
     write_output("warnings", str(report.count(Severity.WARNING)))
 
 
-def exit_status(report: Report, fail_on: str) -> int:
+def exit_status(report: Report, fail_on: FailOn) -> int:
     """1 when a finding reaches `fail_on` (outage warnings never count), else 0."""
-    if fail_on == FailOn.NEVER:
+    if fail_on is FailOn.NEVER:
         return 0
-    floor = Severity.ERROR if fail_on == FailOn.ERROR else Severity.WARNING
+    floor = Severity.ERROR if fail_on is FailOn.ERROR else Severity.WARNING
     for finding in report.findings:
         if finding.code in UNVERIFIED:
             continue

@@ -14,7 +14,7 @@ from curator.cli.check import (
     add_check_options,
     add_display_options,
 )
-from curator.core.model import FailOn
+from curator.core.model import FailOn, Format
 
 if TYPE_CHECKING:
     from curator.core.model import Report
@@ -121,7 +121,7 @@ def run_audit(args: argparse.Namespace) -> int:
     if args.fix:
         _fix_pr(args.repo, files, args.fix_branch, verified_all(report, options))
     print(summary_line(report))
-    return exit_status(report, args.fail_on or "never")
+    return exit_status(report, FailOn(args.fail_on or FailOn.NEVER))
 
 
 def verified_all(report: Report, options: Any) -> bool:
@@ -166,5 +166,5 @@ def run_report(args: argparse.Namespace) -> int:
     from curator.report.reader import read_report
 
     report = read_report(args.file)
-    emit(report, args.format, args.output or "", display_of(args))
-    return exit_status(report, args.fail_on)
+    emit(report, Format(args.format), args.output or "", display_of(args))
+    return exit_status(report, FailOn(args.fail_on))
