@@ -17,6 +17,7 @@ from typing import Any
 
 from curator.console import sanitize as s
 from curator.core.model import Report, Severity
+from curator.core.subjects import is_repo
 from curator.publish import write_output
 from curator.publish.api import GitHubAPI, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
@@ -63,7 +64,7 @@ def state_of(report: Report) -> dict[str, Any]:
     repos: dict[str, list[int]] = {}
     for result in report.entries:
         for subject, meta in result.metadata.items():
-            if str(subject).startswith("github:") and isinstance(meta, Mapping):
+            if is_repo(str(subject)) and isinstance(meta, Mapping):
                 stars, forks = meta.get("stars"), meta.get("forks")
                 if isinstance(stars, int) and isinstance(forks, int):
                     repos[str(subject)] = [stars, forks]
