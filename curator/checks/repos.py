@@ -141,7 +141,7 @@ def _stale(
     ]
 
 
-def _when(value: Any) -> datetime | None:
+def _when(value: object) -> datetime | None:
     """An aware datetime for GitHub's ISO timestamps (`2026-04-14T07:25:38Z`), else None."""
     if not isinstance(value, str):
         return None

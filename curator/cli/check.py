@@ -14,8 +14,11 @@ from curator.core.model import FailOn, Format, Report, Severity
 from curator.presets import PRESET_HELP
 
 if TYPE_CHECKING:
+    from curator.config.options import Options
+    from curator.console.terminal import Display
     from curator.fix.run import Prepared
     from curator.fix.suggest import Suggestion
+    from curator.report.context import RenderContext
     from curator.report.text import Preview
 
 #: The `choices` of `--format` and `--fail-on`, from their enums.
@@ -48,7 +51,7 @@ def add_check(sub: Any) -> None:
     p.set_defaults(run=run_check)
 
 
-def add_display_options(p: Any) -> None:
+def add_display_options(p: argparse.ArgumentParser) -> None:
     """`--verbose` and `--color`: how `--format text` looks (other formats ignore them)."""
     from curator.console.terminal import ColorChoice
 
@@ -66,7 +69,7 @@ def add_display_options(p: Any) -> None:
     )
 
 
-def add_check_options(p: Any) -> None:
+def add_check_options(p: argparse.ArgumentParser) -> None:
     """The options `check` shares with `audit`: what to ask, which rules, when to fail."""
     p.add_argument("--offline", action="store_true", default=None, help="use only the cache")
     p.add_argument("--no-cache", action="store_true", default=None, help="ignore the cache")
@@ -79,7 +82,7 @@ def add_check_options(p: Any) -> None:
     p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
 
 
-def options_from(args: argparse.Namespace) -> Any:
+def options_from(args: argparse.Namespace) -> Options:
     """Options for a check-like subcommand: CLI over environment over [tool.curator]."""
     from curator.config.options import from_environment
 
@@ -152,7 +155,7 @@ def _preview(prepared: Prepared, fixes: Sequence[Suggestion], ref: str | None) -
     return Preview(tuple(lines), tuple(marks), suggested)
 
 
-def display_of(args: argparse.Namespace) -> Any:
+def display_of(args: argparse.Namespace) -> Display:
     """How `--format text` is shown on stdout: its width and colour, `--verbose`."""
     from curator.console.terminal import detect
 
@@ -163,8 +166,8 @@ def emit(
     report: Report,
     form: Format,
     output: str,
-    display: Any = None,
-    preview: Any = None,
+    display: Display | None = None,
+    preview: Preview | None = None,
     trail: bool = False,
 ) -> None:
     """Render `report` as `form` to `output` (or stdout); `github` also writes the summary.
@@ -196,7 +199,9 @@ def emit(
         sys.stdout.write(text)
 
 
-def _write_text(report: Report, output: str, display: Any, preview: Preview | None = None) -> None:
+def _write_text(
+    report: Report, output: str, display: Display | None, preview: Preview | None = None
+) -> None:
     """The text report on stdout as `display` says, or to `output` plain and unstyled."""
     from dataclasses import replace
 
@@ -232,7 +237,7 @@ def _write_json(
         json_report.write(report, stream, fixes, trail)
 
 
-def _render_context(report: Report) -> Any:
+def _render_context(report: Report) -> RenderContext:
     """Context for renderers that link to the repository (markdown, sarif, github)."""
     from curator.report import context
 

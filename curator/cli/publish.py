@@ -17,6 +17,7 @@ from curator.cli.check import (
 from curator.core.model import FailOn, Format
 
 if TYPE_CHECKING:
+    from curator.config.options import Options
     from curator.core.model import Report
     from curator.fix.model import FileFix
 
@@ -124,7 +125,7 @@ def run_audit(args: argparse.Namespace) -> int:
     return exit_status(report, FailOn(args.fail_on or FailOn.NEVER))
 
 
-def verified_all(report: Report, options: Any) -> bool:
+def verified_all(report: Report, options: Options) -> bool:
     """Whether the audit asked every service a fix can come from and none of them failed as
     a whole: only then do fewer fixes mean the list got better. A single link that could
     not be checked (a bot wall, a timeout) yields no fix for that link, nothing more."""

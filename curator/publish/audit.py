@@ -13,7 +13,7 @@ import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.console import sanitize as s
 from curator.core.model import Report, Severity
@@ -25,6 +25,9 @@ from curator.publish.comment import authors
 from curator.report import context, markdown
 from curator.report.context import RenderContext
 from curator.textio import json_text
+
+if TYPE_CHECKING:
+    from github.Issue import Issue
 
 MARKER = "<!-- curator:audit -->"
 _STATE = re.compile(r"<!-- curator:state ([A-Za-z0-9+/=]+) -->")
@@ -168,7 +171,7 @@ def audit_body(report: Report, ctx: RenderContext, previous: Mapping[str, Any] |
     return head + markdown.render(report, ctx, limit=max(room, 1000))
 
 
-def find_issue(api: GitHubAPI, repo: str, label: str) -> list[Any]:
+def find_issue(api: GitHubAPI, repo: str, label: str) -> list[Issue]:
     """Our open audit issues (PyGithub Issues) carrying `label`, oldest first, without PRs."""
     logins = authors(api)
     listed = api.repo(repo).get_issues(state="open", labels=[label])
@@ -218,7 +221,7 @@ def run_audit(
     return AuditResult("closed" if clean else "updated", current.number, current.html_url or "")
 
 
-def _close_duplicate(api: GitHubAPI, issue: Any) -> None:
+def _close_duplicate(api: GitHubAPI, issue: Issue) -> None:
     """Close a duplicate audit issue."""
     api.call("PATCH issue", lambda: issue.edit(state="closed", state_reason="not_planned"))
 

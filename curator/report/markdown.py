@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from curator.console import sanitize as s
-from curator.core.model import EntryResult, Finding, Report, Service, Severity, Verdict
+from curator.core.model import EntryResult, Finding, Report, Service, Severity, Source, Verdict
 from curator.core.subjects import subject_kind
 from curator.report.context import RenderContext
 
@@ -156,7 +156,7 @@ def entry_cell(file: str, line: int, title: str, ctx: RenderContext) -> str:
     return f"{cell}<br>{s.text(title, 120)}" if title else cell
 
 
-def _titles(report: Report) -> dict[Any, str]:
+def _titles(report: Report) -> dict[Source, str]:
     """Entry title by source location, to name the entry a finding is about."""
     return {r.entry.source: r.entry.title for r in report.entries}
 
