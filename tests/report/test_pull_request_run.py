@@ -42,3 +42,31 @@ def test_markdown_says_changed_entries_by_the_field_not_a_note(
     assert "changed entr" in out.read_text(encoding="utf-8")
     emit(replace(report, pull_request=False), Format.MARKDOWN, str(out))
     assert "changed entr" not in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("changed_since", ["", "HEAD"])
+def test_the_pipeline_says_whether_it_checked_a_pull_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed_since: str
+) -> None:
+    from curator.config.options import Options
+    from curator.core.model import Service
+    from curator.run import pipeline
+    from tests.unit.test_select_references import _git
+
+    _git(tmp_path, "init", "-q", "-b", "main")
+    monkeypatch.chdir(tmp_path)
+    readme = tmp_path / "README.md"
+    readme.write_text("# L\n\n- [A](https://arxiv.org/abs/2305.10250)\n", encoding="utf-8")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "base")
+    readme.write_text(readme.read_text() + "- [B](https://arxiv.org/abs/2401.00001)\n")
+    options = Options(
+        paths=("README.md",),
+        root=str(tmp_path),
+        changed_since=changed_since,
+        skip=frozenset(Service),
+        cache_path=str(tmp_path / "cache.sqlite"),
+    )
+    report = pipeline.check(options)
+    assert report.pull_request is bool(changed_since)
+    assert load_report(json.loads(json_report.render(report))).pull_request is bool(changed_since)
