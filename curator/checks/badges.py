@@ -15,6 +15,7 @@ from curator.core.badges import badge_repo, renamed_badge
 from curator.core.model import Entry, Finding, Source
 from curator.core.normalize import github_repo, github_subject
 from curator.core.outcomes import Moved, Outcome
+from curator.core.subjects import subject_id
 
 
 def check_badges(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:
@@ -33,7 +34,7 @@ def check_badges(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContex
                 "badge-mismatch",
                 repo,
                 Source(entry.source.file, line),
-                f"a badge draws {badge_repo(url) or named.removeprefix('github:')}, "
+                f"a badge draws {badge_repo(url) or subject_id(named)}, "
                 f"but the link beside it is {target}",
                 evidence=url,
                 suggestion=fixed or "",
@@ -47,10 +48,10 @@ def _written(entry: Entry, subject: str) -> str:
     for link in entry.links:
         if github_subject(link.url) == subject:
             return _repo_of(link.url, subject)
-    return subject.removeprefix("github:")
+    return subject_id(subject)
 
 
 def _repo_of(url: str, subject: str) -> str:
     """`owner/name` as `url` writes it, else as `subject` names it."""
     repo = github_repo(url)
-    return f"{repo[0]}/{repo[1]}" if repo else subject.removeprefix("github:")
+    return f"{repo[0]}/{repo[1]}" if repo else subject_id(subject)

@@ -17,14 +17,14 @@ from curator.checks.titles import same_name, same_paper, titles_match
 from curator.config.context import CheckContext
 from curator.core.model import Entry, Finding, Kind
 from curator.core.outcomes import Found, NotFound, Outcome, Unverified
+from curator.core.subjects import is_paper, subject_id
 
-PREFIX = "arxiv:"
 _DATE = re.compile(r"^\s*(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?\s*$")
 
 
 def check_paper(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:
     """Findings for the entry's arXiv subjects (see CONTRACT.md's `arxiv-*` codes)."""
-    arxiv_subjects = [s for s in entry.subjects() if s.startswith(PREFIX)]
+    arxiv_subjects = [s for s in entry.subjects() if is_paper(s)]
     findings: list[Finding] = []
     for subject in arxiv_subjects:
         outcome = outcomes.get(subject)
@@ -39,7 +39,7 @@ def _judge(
     entry: Entry, subject: str, outcome: Outcome, ctx: CheckContext, own: bool
 ) -> list[Finding]:
     """Findings for one arXiv subject of the entry."""
-    label = "arXiv:" + subject[len(PREFIX) :]
+    label = "arXiv:" + subject_id(subject)
     if isinstance(outcome, NotFound):
         message = f"{label} does not exist on arXiv"
         return [ctx.finding("arxiv-not-found", subject, entry.source, message, outcome.reason)]

@@ -16,6 +16,7 @@ from curator.config.context import CheckContext
 from curator.config.projects import ProjectRules
 from curator.core.model import Entry, Finding
 from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
+from curator.core.subjects import is_repo, subject_id
 
 
 def check_repo(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:
@@ -26,7 +27,7 @@ def check_repo(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext)
     findings: list[Finding] = []
     for subject in entry.subjects():
         outcome = outcomes.get(subject)
-        if subject.startswith("github:") and outcome is not None:
+        if is_repo(subject) and outcome is not None:
             findings.extend(_findings(entry, subject, outcome, rules, ctx))
     if "badges" in entry.fields:
         from curator.checks.badges import check_badges
@@ -140,7 +141,7 @@ def _stale(
     ]
 
 
-def _when(value: Any) -> datetime | None:
+def _when(value: object) -> datetime | None:
     """An aware datetime for GitHub's ISO timestamps (`2026-04-14T07:25:38Z`), else None."""
     if not isinstance(value, str):
         return None
@@ -153,4 +154,4 @@ def _when(value: Any) -> datetime | None:
 
 def _name(subject: str) -> str:
     """`owner/repo` of a `github:` subject, for messages."""
-    return subject.removeprefix("github:")
+    return subject_id(subject)

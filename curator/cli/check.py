@@ -14,8 +14,11 @@ from curator.core.model import FailOn, Format, Report, Severity
 from curator.presets import PRESET_HELP
 
 if TYPE_CHECKING:
+    from curator.config.options import Options
+    from curator.console.terminal import Display
     from curator.fix.run import Prepared
     from curator.fix.suggest import Suggestion
+    from curator.report.context import RenderContext
     from curator.report.text import Preview
 
 #: The `choices` of `--format` and `--fail-on`, from their enums.
@@ -48,7 +51,7 @@ def add_check(sub: Any) -> None:
     p.set_defaults(run=run_check)
 
 
-def add_display_options(p: Any) -> None:
+def add_display_options(p: argparse.ArgumentParser) -> None:
     """`--verbose` and `--color`: how `--format text` looks (other formats ignore them)."""
     from curator.console.terminal import ColorChoice
 
@@ -66,7 +69,7 @@ def add_display_options(p: Any) -> None:
     )
 
 
-def add_check_options(p: Any) -> None:
+def add_check_options(p: argparse.ArgumentParser) -> None:
     """The options `check` shares with `audit`: what to ask, which rules, when to fail."""
     p.add_argument("--offline", action="store_true", default=None, help="use only the cache")
     p.add_argument("--no-cache", action="store_true", default=None, help="ignore the cache")
@@ -79,7 +82,7 @@ def add_check_options(p: Any) -> None:
     p.add_argument("--scope-preset", metavar="NAME", help=PRESET_HELP)
 
 
-def options_from(args: argparse.Namespace) -> Any:
+def options_from(args: argparse.Namespace) -> Options:
     """Options for a check-like subcommand: CLI over environment over [tool.curator]."""
     from curator.config.options import from_environment
 
@@ -119,7 +122,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     prepared = prepare(options)
     fixes = suggestions(prepared.plan.fixes(unsafe=True), prepared.plan.unsafe)
-    form = Format(options.format)
+    form = options.format
     if form is Format.JSON:
         fixes_shown = fixes if args.suggest else None
         _write_json(prepared.report, options.output, fixes_shown, args.scope_trail)
@@ -152,7 +155,7 @@ def _preview(prepared: Prepared, fixes: Sequence[Suggestion], ref: str | None) -
     return Preview(tuple(lines), tuple(marks), suggested)
 
 
-def display_of(args: argparse.Namespace) -> Any:
+def display_of(args: argparse.Namespace) -> Display:
     """How `--format text` is shown on stdout: its width and colour, `--verbose`."""
     from curator.console.terminal import detect
 
@@ -161,19 +164,18 @@ def display_of(args: argparse.Namespace) -> Any:
 
 def emit(
     report: Report,
-    fmt: str,
+    form: Format,
     output: str,
-    display: Any = None,
-    preview: Any = None,
+    display: Display | None = None,
+    preview: Preview | None = None,
     trail: bool = False,
 ) -> None:
-    """Render `report` as `fmt` to `output` (or stdout); `github` also writes the summary.
+    """Render `report` as `form` to `output` (or stdout); `github` also writes the summary.
     `display` (a terminal.Display) shapes the text format on stdout; a file gets no colour.
     `preview` (a text.Preview): the planned fixes and the review's count (pull-request mode).
     `trail`: the JSON report keeps the scope scorer's every signal and word."""
     from curator.report.interface import renderer
 
-    form = Format(fmt)
     if form is Format.JSON:
         _write_json(report, output, trail=trail)
         return
@@ -197,7 +199,9 @@ def emit(
         sys.stdout.write(text)
 
 
-def _write_text(report: Report, output: str, display: Any, preview: Preview | None = None) -> None:
+def _write_text(
+    report: Report, output: str, display: Display | None, preview: Preview | None = None
+) -> None:
     """The text report on stdout as `display` says, or to `output` plain and unstyled."""
     from dataclasses import replace
 
@@ -233,12 +237,11 @@ def _write_json(
         json_report.write(report, stream, fixes, trail)
 
 
-def _render_context(report: Report) -> Any:
+def _render_context(report: Report) -> RenderContext:
     """Context for renderers that link to the repository (markdown, sarif, github)."""
     from curator.report import context
 
-    changed = any(n.startswith("pull-request mode") for n in report.notes)
-    return context.from_env(os.environ, changed_only=changed)
+    return context.from_env(os.environ, changed_only=report.pull_request)
 
 
 def _github_summary(report: Report) -> None:
@@ -259,11 +262,11 @@ def _github_outputs(report: Report) -> None:
     write_output("warnings", str(report.count(Severity.WARNING)))
 
 
-def exit_status(report: Report, fail_on: str) -> int:
+def exit_status(report: Report, fail_on: FailOn) -> int:
     """1 when a finding reaches `fail_on` (outage warnings never count), else 0."""
-    if fail_on == FailOn.NEVER:
+    if fail_on is FailOn.NEVER:
         return 0
-    floor = Severity.ERROR if fail_on == FailOn.ERROR else Severity.WARNING
+    floor = Severity.ERROR if fail_on is FailOn.ERROR else Severity.WARNING
     for finding in report.findings:
         if finding.code in UNVERIFIED:
             continue

@@ -14,9 +14,10 @@ from curator.cli.check import (
     add_check_options,
     add_display_options,
 )
-from curator.core.model import FailOn
+from curator.core.model import FailOn, Format
 
 if TYPE_CHECKING:
+    from curator.config.options import Options
     from curator.core.model import Report
     from curator.fix.model import FileFix
 
@@ -121,10 +122,10 @@ def run_audit(args: argparse.Namespace) -> int:
     if args.fix:
         _fix_pr(args.repo, files, args.fix_branch, verified_all(report, options))
     print(summary_line(report))
-    return exit_status(report, args.fail_on or "never")
+    return exit_status(report, FailOn(args.fail_on or FailOn.NEVER))
 
 
-def verified_all(report: Report, options: Any) -> bool:
+def verified_all(report: Report, options: Options) -> bool:
     """Whether the audit asked every service a fix can come from and none of them failed as
     a whole: only then do fewer fixes mean the list got better. A single link that could
     not be checked (a bot wall, a timeout) yields no fix for that link, nothing more."""
@@ -166,5 +167,5 @@ def run_report(args: argparse.Namespace) -> int:
     from curator.report.reader import read_report
 
     report = read_report(args.file)
-    emit(report, args.format, args.output or "", display_of(args))
-    return exit_status(report, args.fail_on)
+    emit(report, Format(args.format), args.output or "", display_of(args))
+    return exit_status(report, FailOn(args.fail_on))

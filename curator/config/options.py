@@ -58,8 +58,8 @@ class Options:
     offline: bool = False
     no_cache: bool = False
     skip: frozenset[Service] = frozenset()
-    fail_on: str = "error"
-    format: str = "text"
+    fail_on: FailOn = FailOn.ERROR
+    format: Format = Format.TEXT
     output: str = ""
     changed_since: str = ""
     zh: str = ""
@@ -246,6 +246,10 @@ def _coerce(values: dict[str, Any]) -> dict[str, Any]:
         raise UsageError(f"--fail-on must be {choices}, not {out['fail_on']!r}")
     if out.get("format", "text") not in FORMATS:
         raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {out['format']!r}")
+    if "fail_on" in out:
+        out["fail_on"] = FailOn(out["fail_on"])
+    if "format" in out:
+        out["format"] = Format(out["format"])
     return out
 
 
@@ -276,10 +280,14 @@ def _flag(value: Any) -> bool:
     return value if isinstance(value, bool) else str(value).lower() in {"1", "true", "yes"}
 
 
+#: Field types written as text in a file: plain strings, and the enums read from one.
+_TEXT_TYPES = frozenset({"str", "FailOn", "Format"})
+
+
 def _check_texts(values: Mapping[str, Any]) -> None:
     """Settings typed `str` must be strings: a number from TOML is a mistake, not a path."""
     for f in fields(Options):
-        if f.type == "str" and f.name in values and not isinstance(values[f.name], str):
+        if f.type in _TEXT_TYPES and f.name in values and not isinstance(values[f.name], str):
             raise UsageError(f"bad setting: {f.name} must be a string, not {values[f.name]!r}")
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from curator.core.subjects import repo_subject
+
 # The shields.io and badgen.net badge kinds whose next two path segments are owner and name.
 _KINDS = (
     r"stars|forks|watchers|license|last-commit|issues|issues-raw|issues-closed"
@@ -49,13 +51,13 @@ def badge_subject(url: str) -> str | None:
     m = _match(url.strip())
     if m is None:
         return None
-    return f"github:{m['owner'].lower()}/{m['name'].lower()}"
+    return repo_subject(f"{m['owner']}/{m['name']}")
 
 
 def renamed_badge(url: str, subject: str, new: str) -> str | None:
     """The badge `url` drawing `subject`'s repository, drawing `new` (`owner/name`) instead;
     None when `url` is no badge of `subject`. Host, kind, query and style are kept."""
     m = _match(url)
-    if m is None or f"github:{m['owner'].lower()}/{m['name'].lower()}" != subject:
+    if m is None or repo_subject(f"{m['owner']}/{m['name']}") != subject:
         return None
     return f"{m['head']}{new}{m['tail']}"

@@ -238,6 +238,9 @@ class Report:
     #: Services that could not be asked as a whole (an outage, a spent budget, no network):
     #: not in the JSON report, which says it per finding and in `notes`.
     outages: tuple[Service, ...] = ()
+    #: A pull-request run (`--changed-since`): only the changed entries were checked. Not in
+    #: the JSON report, whose `notes` say it; a saved report's reader derives it from them.
+    pull_request: bool = False
 
     def count(self, severity: Severity) -> int:
         """How many findings have this severity."""

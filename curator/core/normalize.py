@@ -12,6 +12,7 @@ from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
 from curator.core.model import Link, Service
+from curator.core.subjects import arxiv_subject, repo_subject, subject_kind
 
 # New style since 2007-04: YYMM.NNNN (to 2014-12) or YYMM.NNNNN (from 2015-01), optional vN.
 _NEW_ID = re.compile(r"^(?P<id>\d{4}\.\d{4,5})(?:v(?P<v>\d+))?$", re.ASCII)
@@ -62,7 +63,7 @@ class ArxivId:
     @property
     def subject(self) -> str:
         """CONTRACT.md subject, e.g. `arxiv:2305.10250`."""
-        return f"arxiv:{self.base}"
+        return arxiv_subject(self.base)
 
     @property
     def old_style(self) -> bool:
@@ -249,7 +250,7 @@ def github_repo(url: str) -> tuple[str, str] | None:
 def github_subject(url: str) -> str | None:
     """`github:owner/repo` (lower-case) for a repository URL, else None."""
     found = github_repo(url)
-    return None if found is None else f"github:{found[0].lower()}/{found[1].lower()}"
+    return None if found is None else repo_subject(f"{found[0]}/{found[1]}")
 
 
 def is_github_url(url: str) -> bool:
@@ -336,10 +337,4 @@ def subject_for_url(url: str) -> str:
 def link_for(role: str, url: str) -> Link:
     """A Link with its subject and the service that verifies it (arXiv, GitHub or web)."""
     subject = subject_for_url(url)
-    if subject.startswith("arxiv:"):
-        service = Service.ARXIV
-    elif subject.startswith("github:"):
-        service = Service.GITHUB
-    else:
-        service = Service.WEB
-    return Link(role, url.strip(), subject, service)
+    return Link(role, url.strip(), subject, subject_kind(subject) or Service.WEB)

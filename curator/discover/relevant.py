@@ -18,6 +18,7 @@ from typing import Any
 
 from curator.core.decision import Decision
 from curator.core.model import Verdict
+from curator.core.subjects import arxiv_subject
 from curator.scope.relevance import Model, Paper, Relevance
 from curator.scope.relevant import RULE
 from curator.scope.screen import Candidate, Group, Listed, Skipped
@@ -80,7 +81,7 @@ def screen(
         if where:
             skipped.append(Skipped(str(meta["id"]), titles[0], where))
             continue
-        paper = Paper(f"arxiv:{meta['id']}", titles[0], str(meta.get("abstract", "")))
+        paper = Paper(arxiv_subject(meta["id"]), titles[0], str(meta.get("abstract", "")))
         rel = model.score(paper)
         old = before.get("version")
         revised = old if isinstance(old, int) and old < int(meta.get("version", 1)) else None

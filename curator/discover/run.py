@@ -18,6 +18,7 @@ from curator.config.options import Options
 from curator.core.errors import UsageError
 from curator.core.model import Entry, Kind
 from curator.core.outcomes import Counter
+from curator.core.subjects import arxiv_id_of, arxiv_subject, is_paper
 from curator.discover import relevant as rl
 from curator.discover import window as win
 from curator.net.cache import Cache
@@ -129,7 +130,7 @@ def _relevance(
             f"no scope rules at {rules_folder(options)}/scope.yaml, and {len(papers)} listed "
             f"papers are too few to learn the list's relevance from (at least {MIN_LISTED})"
         )
-    known = cache.get_many("arxiv", [e.subject for e in papers if e.subject.startswith("arxiv:")])
+    known = cache.get_many("arxiv", [e.subject for e in papers if is_paper(e.subject)])
     categories = rl.categories(item.value for item in known.values())
     return _Screener(model.distinctive(), model=model), categories or win.DEFAULT_CATEGORIES
 
@@ -264,10 +265,10 @@ def _remembered(cache: Cache, key: str, window: win.Window) -> dict[date, list[M
     """The window's settled days the cache holds completely: their papers' metadata."""
     days = {d: cache.get(DAYS, f"{key}:{d.isoformat()}") for d in window.days()}
     ids = {d: _ids(item.value) for d, item in days.items() if item is not None}
-    metas = cache.get_many("arxiv", [f"arxiv:{i}" for got in ids.values() for i in got])
+    metas = cache.get_many("arxiv", [arxiv_subject(i) for got in ids.values() for i in got])
     out: dict[date, list[Mapping[str, Any]]] = {}
     for day, got in ids.items():
-        items = [metas.get(f"arxiv:{i}") for i in got]
+        items = [metas.get(arxiv_subject(i)) for i in got]
         if all(item is not None and "id" in item.value for item in items):
             out[day] = [item.value for item in items if item is not None]
     return out
@@ -281,8 +282,8 @@ def _ids(value: Mapping[str, Any]) -> list[str]:
 
 def _previous(cache: Cache, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
     """Metadata an earlier run (or `curator check`) stored for these papers."""
-    items = cache.get_many("arxiv", [f"arxiv:{i}" for i in ids])
-    return {s.removeprefix("arxiv:"): item.value for s, item in items.items() if "id" in item.value}
+    items = cache.get_many("arxiv", [arxiv_subject(i) for i in ids])
+    return {arxiv_id_of(s): item.value for s, item in items.items() if "id" in item.value}
 
 
 def _remember(
@@ -295,7 +296,7 @@ def _remember(
 ) -> None:
     """Store the papers' metadata (as the resolver does) and, for a complete answer, each
     settled day's IDs."""
-    cache.put_many("arxiv", [(f"arxiv:{m['id']}", dict(m), "") for m in papers])
+    cache.put_many("arxiv", [(arxiv_subject(m["id"]), dict(m), "") for m in papers])
     if not complete:
         return
     by_day: dict[date, list[str]] = {d: [] for d in part.days()}

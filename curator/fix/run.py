@@ -19,6 +19,7 @@ from curator.checks.titles import MIN_WORDS, normalise_title, titles_match
 from curator.config.options import Options
 from curator.core.model import Entry, Finding, Kind, Report, RequestCounts
 from curator.core.outcomes import Found, Outcome, Unverified
+from curator.core.subjects import arxiv_id_of
 from curator.fix.plan import FixPlan, plan_fixes
 from curator.fix.values import FIXABLE, ID_PREFIX
 
@@ -145,7 +146,7 @@ def _suggested(
     outcome = outcomes.get(asked.get(id(finding), ""))
     if not isinstance(outcome, Found):
         return finding
-    own = finding.subject.removeprefix("arxiv:")
+    own = arxiv_id_of(finding.subject)
     papers = [p for p in outcome.meta.get("papers", []) if p.get("id") != own]
     if len(papers) != 1:
         return finding

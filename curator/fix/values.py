@@ -22,6 +22,7 @@ from curator.checks.titles import same_paper
 from curator.core.badges import renamed_badge
 from curator.core.model import Entry, Finding
 from curator.core.normalize import arxiv_id_in_url, github_repo, parse_arxiv_id, subject_for_url
+from curator.core.subjects import arxiv_id_of
 
 
 class Change(StrEnum):
@@ -102,7 +103,7 @@ def want_of(finding: Finding, entry: Entry) -> Want | None:
 def _new_id(finding: Finding) -> Want | None:
     """The ID arXiv's title search suggests, to replace the finding's own (unsafe)."""
     new = parse_arxiv_id(finding.suggestion.removeprefix(ID_PREFIX))
-    old = finding.subject.removeprefix("arxiv:")
+    old = arxiv_id_of(finding.subject)
     if new is None or new.subject == finding.subject or not old:
         return None
     return Want(Change.ARXIV_ID, new.base, old=old, unsafe=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from curator.checks.titles import compact
 from curator.core.model import Entry
 from curator.core.normalize import subject_for_url
+from curator.core.subjects import arxiv_subject, repo_subject
 from curator.fix.values import Change, Want
 from curator.sources.reading import entries_of
 
@@ -114,11 +115,11 @@ def changed(before: Shape, want: Want, subject: str) -> Shape:
 def _subjects(want: Want, subject: str) -> tuple[str, str]:
     """The subject a link edit replaces, and the one it becomes."""
     if want.change is Change.REPO:
-        return subject, f"github:{want.new.lower()}"
+        return subject, repo_subject(want.new)
     if want.change is Change.URL:
         return subject, subject_for_url(want.new)
     if want.change is Change.ARXIV_ID:
-        return f"arxiv:{want.old}", f"arxiv:{want.new}"
+        return arxiv_subject(want.old), arxiv_subject(want.new)
     return subject, subject  # FORM: the same paper, another form of its link
 
 

@@ -13,10 +13,11 @@ import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.console import sanitize as s
 from curator.core.model import Report, Severity
+from curator.core.subjects import is_repo
 from curator.publish import write_output
 from curator.publish.api import GitHubAPI, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
@@ -24,6 +25,9 @@ from curator.publish.comment import authors
 from curator.report import context, markdown
 from curator.report.context import RenderContext
 from curator.textio import json_text
+
+if TYPE_CHECKING:
+    from github.Issue import Issue
 
 MARKER = "<!-- curator:audit -->"
 _STATE = re.compile(r"<!-- curator:state ([A-Za-z0-9+/=]+) -->")
@@ -63,7 +67,7 @@ def state_of(report: Report) -> dict[str, Any]:
     repos: dict[str, list[int]] = {}
     for result in report.entries:
         for subject, meta in result.metadata.items():
-            if str(subject).startswith("github:") and isinstance(meta, Mapping):
+            if is_repo(str(subject)) and isinstance(meta, Mapping):
                 stars, forks = meta.get("stars"), meta.get("forks")
                 if isinstance(stars, int) and isinstance(forks, int):
                     repos[str(subject)] = [stars, forks]
@@ -167,7 +171,7 @@ def audit_body(report: Report, ctx: RenderContext, previous: Mapping[str, Any] |
     return head + markdown.render(report, ctx, limit=max(room, 1000))
 
 
-def find_issue(api: GitHubAPI, repo: str, label: str) -> list[Any]:
+def find_issue(api: GitHubAPI, repo: str, label: str) -> list[Issue]:
     """Our open audit issues (PyGithub Issues) carrying `label`, oldest first, without PRs."""
     logins = authors(api)
     listed = api.repo(repo).get_issues(state="open", labels=[label])
@@ -217,7 +221,7 @@ def run_audit(
     return AuditResult("closed" if clean else "updated", current.number, current.html_url or "")
 
 
-def _close_duplicate(api: GitHubAPI, issue: Any) -> None:
+def _close_duplicate(api: GitHubAPI, issue: Issue) -> None:
     """Close a duplicate audit issue."""
     api.call("PATCH issue", lambda: issue.edit(state="closed", state_reason="not_planned"))
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from curator.console import sanitize as s
-from curator.core.model import EntryResult, Finding, Report, Severity, Verdict
+from curator.core.model import EntryResult, Finding, Report, Service, Severity, Source, Verdict
+from curator.core.subjects import subject_kind
 from curator.report.context import RenderContext
 
 if TYPE_CHECKING:
@@ -155,7 +156,7 @@ def entry_cell(file: str, line: int, title: str, ctx: RenderContext) -> str:
     return f"{cell}<br>{s.text(title, 120)}" if title else cell
 
 
-def _titles(report: Report) -> dict[Any, str]:
+def _titles(report: Report) -> dict[Source, str]:
     """Entry title by source location, to name the entry a finding is about."""
     return {r.entry.source: r.entry.title for r in report.entries}
 
@@ -247,8 +248,8 @@ def metadata_section(report: Report, ctx: RenderContext) -> list[str]:
 
 def metadata_row(result: EntryResult, ctx: RenderContext) -> str:
     """One metadata row, or "" when no service answered for this entry."""
-    paper = _meta(result.metadata, "arxiv:")
-    repo = _meta(result.metadata, "github:")
+    paper = _meta(result.metadata, Service.ARXIV)
+    repo = _meta(result.metadata, Service.GITHUB)
     if not paper and not repo:
         return ""
     src = result.entry.source
@@ -266,10 +267,10 @@ def metadata_row(result: EntryResult, ctx: RenderContext) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _meta(metadata: Mapping[str, Any], prefix: str) -> Mapping[str, Any]:
-    """The first metadata dict whose subject starts with `prefix`, else {}."""
+def _meta(metadata: Mapping[str, Any], service: Service) -> Mapping[str, Any]:
+    """The first metadata dict of a `service` subject, else {}."""
     for subject, meta in metadata.items():
-        if str(subject).startswith(prefix) and isinstance(meta, Mapping):
+        if subject_kind(str(subject)) is service and isinstance(meta, Mapping):
             return meta
     return {}
 

@@ -11,7 +11,7 @@ holds is still untrusted: the renderers pass each through curator/console/saniti
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -181,13 +181,25 @@ def load_report(data: Mapping[str, Any], name: str = "report") -> Report:
         where = "/".join(str(p) for p in exc.absolute_path) or "top"
         reason = f"not a curator JSON report (malformed at {where}: {exc.message})"
         raise InputError(reason[:300], name) from None
+    notes = tuple(data.get("notes") or ())
     return Report(
         tuple(_entry(e) for e in data["entries"]),
         tuple(_finding(f) for f in data["findings"]),
         RequestCounts(data["requests"]),
-        tuple(data.get("notes") or ()),
+        notes,
         float(data.get("elapsed_seconds") or 0.0),
+        pull_request=ran_on_pull_request(notes),
     )
+
+
+#: How the pipeline's note on a pull-request run begins (curator.run.pipeline).
+PULL_REQUEST_NOTE = "pull-request mode"
+
+
+def ran_on_pull_request(notes: Sequence[str]) -> bool:
+    """Whether a saved report came from a pull-request run: the JSON report does not carry
+    `Report.pull_request`, but the run's first note says it."""
+    return any(note.startswith(PULL_REQUEST_NOTE) for note in notes)
 
 
 def _source(raw: Mapping[str, Any]) -> Source:

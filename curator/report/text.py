@@ -19,6 +19,7 @@ from curator.console import terminal as t
 from curator.console.terminal import Display
 from curator.core.codes import OUTAGES
 from curator.core.model import Finding, Kind, Report, Severity
+from curator.core.subjects import is_repo, subject_id
 from curator.report.context import Suggested
 
 #: How a fix that `curator fix` makes only with `--unsafe` is marked (another paper's ID).
@@ -121,7 +122,7 @@ def _names(message: str, subject: str) -> bool:
     github:o/r)."""
     text = message.casefold()
     bare = subject.casefold()
-    return bare in text or (bare.startswith("github:") and bare.removeprefix("github:") in text)
+    return bare in text or (is_repo(bare) and subject_id(bare) in text)
 
 
 def _under(line: Text, width: int) -> list[Text]:

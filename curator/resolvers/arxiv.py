@@ -22,6 +22,7 @@ from curator.config.options import Options
 from curator.core.model import Service
 from curator.core.normalize import parse_arxiv_id
 from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
+from curator.core.subjects import is_paper, subject_id
 from curator.net.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.net.http import (
     TRANSIENT_ERRORS,
@@ -48,7 +49,6 @@ from curator.resolvers.arxiv_pages import EMPTY_ONLY, EmptyPages, with_control
 from curator.resolvers.base import CachedResolver
 
 SERVICE = "arxiv"
-PREFIX = "arxiv:"
 
 
 class Rejected(Exception):
@@ -184,14 +184,14 @@ class ArxivResolver(CachedResolver):
 
     def handles(self, subject: str) -> bool:
         """True for `arxiv:` subjects."""
-        return subject.startswith(PREFIX)
+        return is_paper(subject)
 
     def admit(self, subjects: list[str]) -> tuple[dict[str, Outcome], list[str]]:
         """One subject per paper (versions are aliases); malformed IDs are not asked."""
         out: dict[str, Outcome] = {}
         self._asked, self._aliases = {}, {}
         for subject in subjects:
-            parsed = parse_arxiv_id(subject[len(PREFIX) :]) if self.handles(subject) else None
+            parsed = parse_arxiv_id(subject_id(subject)) if self.handles(subject) else None
             if parsed is None:
                 out[subject] = Unverified(subject, "not a well-formed arXiv identifier; not asked")
             elif parsed.base in self._asked:

@@ -21,6 +21,7 @@ from urllib.parse import quote
 from curator.config.options import Options
 from curator.core.model import Service
 from curator.core.outcomes import Counter, Found, Moved, NotFound, Outcome, Unverified
+from curator.core.subjects import is_repo
 from curator.net.cache import Cache, CacheItem, not_found_from, not_found_value
 from curator.resolvers.base import CachedResolver
 from curator.resolvers.github_http import Answer, Failure, GithubHttp
@@ -72,7 +73,7 @@ class GithubResolver(CachedResolver):
 
     def handles(self, subject: str) -> bool:
         """True for `github:` subjects."""
-        return subject.startswith("github:")
+        return is_repo(subject)
 
     def admit(self, subjects: list[str]) -> tuple[dict[str, Outcome], list[str]]:
         """Only `github:owner/repo` subjects are asked."""

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from curator.core.outcomes import Found, Moved, NotFound, Outcome, Unverified
+from curator.core.subjects import is_repo, repo_subject, subject_id
 
 #: Fields asked for each aliased `repository(owner:, name:)`; no connections, so 1 point.
 REPO_FIELDS = (
@@ -23,9 +24,9 @@ BATCH_SIZE = 100
 
 def split_subject(subject: str) -> tuple[str, str] | None:
     """(owner, repo) of a `github:owner/repo` subject, else None."""
-    if not subject.startswith("github:"):
+    if not is_repo(subject):
         return None
-    owner, _, repo = subject[len("github:") :].partition("/")
+    owner, _, repo = subject_id(subject).partition("/")
     if not owner or not repo or "/" in repo:
         return None
     return owner, repo
@@ -110,7 +111,7 @@ def outcome_from_meta(subject: str, meta: dict[str, Any]) -> Outcome:
     """Found, Moved (the canonical name differs) or NotFound (a disabled repository)."""
     if meta["disabled"]:
         return NotFound(subject, "GitHub has disabled this repository", meta)
-    canonical = "github:" + str(meta["name_with_owner"]).lower()
+    canonical = repo_subject(str(meta["name_with_owner"]))
     if canonical != subject.lower():
         return Moved(subject, canonical_url(meta["name_with_owner"]), meta)
     return Found(subject, meta)

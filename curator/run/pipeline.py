@@ -482,6 +482,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
         outages=resolved.outages,
+        pull_request=bool(options.changed_since),
     )
     return Run(report, loaded.entries)
 

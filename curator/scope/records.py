@@ -18,6 +18,7 @@ from curator.config.context import CheckContext
 from curator.core.errors import InputError
 from curator.core.model import Finding, Source
 from curator.core.normalize import parse_arxiv_id
+from curator.core.subjects import arxiv_id_of, arxiv_subject
 from curator.scope.engine import PaperText
 from curator.scope.rules import ScopeRules
 from curator.textio import json_text
@@ -185,13 +186,13 @@ def check_records(
 
 
 def _key(raw: str) -> str:
-    text = raw.removeprefix("arxiv:")
+    text = arxiv_id_of(raw)
     parsed = parse_arxiv_id(text)
     return parsed.base if parsed else text
 
 
 def _subject(record_id: str) -> str:
-    return f"arxiv:{record_id}" if parse_arxiv_id(record_id) else record_id
+    return arxiv_subject(record_id) if parse_arxiv_id(record_id) else record_id
 
 
 def _check_one(record: Record, job: RecordCheck) -> list[Finding]:

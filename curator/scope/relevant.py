@@ -27,6 +27,7 @@ from curator.checks.interface import CheckContext
 from curator.core.decision import Decision
 from curator.core.model import Entry, EntryResult, Finding, Kind, Service, Verdict
 from curator.core.outcomes import Found, Moved, Outcome
+from curator.core.subjects import arxiv_subject, is_paper
 from curator.net.cache import Cache
 from curator.scope.decided import Recorded, settle
 from curator.scope.records import Record
@@ -107,9 +108,9 @@ def learn(
     listed = [Paper(e.subject, e.title, "", e.section) for e in entries]
     background: list[Paper] = []
     for record in records:
-        if f"arxiv:{record.id}" in scored:
+        if arxiv_subject(record.id) in scored:
             continue
-        paper = Paper(f"arxiv:{record.id}", str(record.data.get("title", "")))
+        paper = Paper(arxiv_subject(record.id), str(record.data.get("title", "")))
         (listed if record.decision == "include" else background).append(paper)
     known = {p.key for p in listed}
     for key, value in cache.latest("arxiv", BACKGROUND).items():
@@ -132,7 +133,7 @@ def shipped_background() -> tuple[Paper, ...]:
     papers of the field that a list's screening did not take, for a cache that holds few."""
     raw = resources.files("curator.presets").joinpath(SHIPPED).read_text(encoding="utf-8")
     data = json_text.loads(raw)
-    return tuple(Paper(f"arxiv:{i}", str(t)) for i, t in data["papers"])
+    return tuple(Paper(arxiv_subject(i), str(t)) for i, t in data["papers"])
 
 
 def _meta(outcome: Outcome | None) -> Mapping[str, object]:
@@ -142,7 +143,7 @@ def _meta(outcome: Outcome | None) -> Mapping[str, object]:
 def _readable(entry: Entry, outcome: Outcome | None) -> bool:
     """True when there is a title to read: arXiv's, or for a paper elsewhere the list's own.
     An arXiv paper arXiv does not answer for is the `arxiv-*` finding's alone."""
-    if entry.subject.startswith("arxiv:"):
+    if is_paper(entry.subject):
         return bool(_meta(outcome).get("title"))
     return bool(entry.title.strip())
 

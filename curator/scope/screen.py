@@ -14,6 +14,7 @@ from typing import Any
 
 from curator.core.model import Entry, Kind, Verdict
 from curator.core.normalize import parse_arxiv_id
+from curator.core.subjects import is_paper
 from curator.scope import Decision, PaperText, Quote, ScopeRules, decide
 from curator.scope.records import normal_text
 
@@ -56,7 +57,7 @@ def listed_from(entries: Iterable[Entry]) -> Listed:
             continue
         place = str(entry.source)
         for subject in entry.subjects():
-            parsed = parse_arxiv_id(subject) if subject.startswith("arxiv:") else None
+            parsed = parse_arxiv_id(subject) if is_paper(subject) else None
             if parsed is not None:
                 ids.setdefault(parsed.base, place)
         if entry.title.strip():

@@ -26,6 +26,7 @@ from curator.core.normalize import (
     parse_arxiv_id,
     url_subject,
 )
+from curator.core.subjects import arxiv_subject
 from curator.sources.catalog_schema import (
     LISTS,
     CleanFiles,
@@ -273,7 +274,7 @@ def _paper(
     if raw_id:
         parsed = parse_arxiv_id(raw_id)
         if parsed is None:
-            subject = f"arxiv:{raw_id}"
+            subject = arxiv_subject(raw_id)
             findings.append(
                 ctx.finding(
                     "arxiv-bad-id",

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from curator.cli.check import emit
-from curator.core.model import Report
+from curator.core.model import Format, Report
 from curator.report import json as json_report
 from tests.report.sample import hostile_report, realistic_report
 
@@ -29,7 +29,7 @@ def test_written_is_rendered() -> None:
 def test_check_writes_the_rendered_text_to_its_output(tmp_path: Path) -> None:
     report = _large()
     out = tmp_path / "deep" / "report.json"
-    emit(report, "json", str(out))
+    emit(report, Format.JSON, str(out))
     assert out.read_bytes() == json_report.render(report).encode("utf-8")
     assert len(json.loads(out.read_text(encoding="utf-8"))["entries"]) > 400
 
@@ -56,7 +56,7 @@ def test_the_scorers_trail_is_in_the_report_only_on_request(tmp_path: Path) -> N
     sizes = {}
     for trail in (False, True):
         out = tmp_path / f"{trail}.json"
-        emit(report, "json", str(out), trail=trail)
+        emit(report, Format.JSON, str(out), trail=trail)
         scope = json.loads(out.read_text(encoding="utf-8"))["entries"][0]["scope"]
         sizes[trail] = len(json.dumps(scope, ensure_ascii=False))
         assert bool(scope["scorer"]["signals"]) is trail and ("terms" in scope["scorer"]) is trail

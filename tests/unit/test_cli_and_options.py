@@ -12,7 +12,7 @@ import pytest
 from curator.cli import exit_status, main
 from curator.config.options import build
 from curator.core.errors import UsageError
-from curator.core.model import Finding, Report, Severity, Source
+from curator.core.model import FailOn, Finding, Format, Report, Severity, Source
 
 OFFLINE = ["--skip", "arxiv,github,web,scope"]
 SRC = Source("data/x.yaml", 3)
@@ -25,11 +25,11 @@ def _report(*codes: tuple[str, Severity]) -> Report:
 def test_exit_status_thresholds() -> None:
     warn = _report(("repo-archived", Severity.WARNING))
     err = _report(("arxiv-not-found", Severity.ERROR))
-    assert exit_status(_report(), "error") == 0
-    assert exit_status(warn, "error") == 0
-    assert exit_status(warn, "warning") == 1
-    assert exit_status(err, "error") == 1
-    assert exit_status(err, "never") == 0
+    assert exit_status(_report(), FailOn.ERROR) == 0
+    assert exit_status(warn, FailOn.ERROR) == 0
+    assert exit_status(warn, FailOn.WARNING) == 1
+    assert exit_status(err, FailOn.ERROR) == 1
+    assert exit_status(err, FailOn.NEVER) == 0
 
 
 def test_outage_never_fails_by_itself() -> None:
@@ -38,7 +38,7 @@ def test_outage_never_fails_by_itself() -> None:
         ("repo-unverified", Severity.WARNING),
         ("link-unverified", Severity.WARNING),
     )
-    assert exit_status(outage, "warning") == 0
+    assert exit_status(outage, FailOn.WARNING) == 0
 
 
 def test_env_wins_over_pyproject(tmp_path: Path) -> None:
@@ -47,10 +47,14 @@ def test_env_wins_over_pyproject(tmp_path: Path) -> None:
     )
     opts = build({}, {"CURATOR_ARXIV_DELAY": "0.5"}, tmp_path)
     assert opts.arxiv_delay == 0.5
-    assert opts.fail_on == "warning"
+    assert opts.fail_on is FailOn.WARNING
     assert {s.value for s in opts.skip} == {"web"}
     cli = build({"fail_on": "never"}, {}, tmp_path)
-    assert cli.fail_on == "never"
+    assert cli.fail_on is FailOn.NEVER
+    assert (cli.format, build({"format": "json"}, {}, tmp_path).format) == (
+        Format.TEXT,
+        Format.JSON,
+    )
 
 
 def test_defaults_are_the_real_services(tmp_path: Path) -> None:
