@@ -34,7 +34,6 @@ def run_checks(
     return findings
 
 
-# -- scope --------------------------------------------------------------------------------
 def recorded_decisions(
     entries: Sequence[Entry], ctx: CheckContext, records: Sequence[Record] | None
 ) -> Mapping[str, Recorded]:
