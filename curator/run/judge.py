@@ -127,7 +127,3 @@ def translations(
         return found
     chosen = {e.subject for e in selection.entries}
     return [f for f in found if f.subject in chosen or selection.keeps(f)]
-
-
-def finding_order(f: Finding) -> tuple[int, str, int, str]:
-    return (-f.severity.rank, f.source.file, f.source.line, f.code)

@@ -22,11 +22,10 @@ from curator.checks.interface import CheckContext
 from curator.checks.link_forms import link_forms
 from curator.config.options import Options
 from curator.core import heap
-from curator.core.model import Entry, Report, Service
+from curator.core.model import Entry, Finding, Report, Service
 from curator.run.config_changes import config_changes
 from curator.run.judge import (
     check_screening_records,
-    finding_order,
     kept,
     recorded_decisions,
     run_checks,
@@ -132,13 +131,17 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
         )
     report = Report(
         entries=tuple(results),
-        findings=tuple(sorted(kept(findings + scope_findings, options), key=finding_order)),
+        findings=tuple(sorted(kept(findings + scope_findings, options), key=_order)),
         requests=resolved.counter.snapshot(),
         notes=tuple(notes),
         elapsed=time.monotonic() - started,
         outages=resolved.outages,
     )
     return Run(report, loaded.entries)
+
+
+def _order(f: Finding) -> tuple[int, str, int, str]:
+    return (-f.severity.rank, f.source.file, f.source.line, f.code)
 
 
 #: The pipeline's names, each stage's from its own module (run/load, selection, resolve,
