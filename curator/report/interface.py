@@ -2,27 +2,30 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from curator.core.model import Format, Report
+from curator.core.registry import Lazy, Registry
 
-#: Format -> module with a `render(report, ctx) -> str` function.
-RENDERERS: dict[Format, str] = {
-    Format.TEXT: "curator.report.text",
-    Format.MARKDOWN: "curator.report.markdown",
-    Format.JSON: "curator.report.json",
-    Format.SARIF: "curator.report.sarif",
-    Format.GITHUB: "curator.report.github",
-}
+Renderer = Callable[[Report, Any], str]
+
+#: Format -> its `render(report, ctx) -> str` function, imported when first used.
+RENDERERS: Registry[Format, Renderer] = Registry(
+    "renderer",
+    {
+        Format.TEXT: Lazy("curator.report.text", "render"),
+        Format.MARKDOWN: Lazy("curator.report.markdown", "render"),
+        Format.JSON: Lazy("curator.report.json", "render"),
+        Format.SARIF: Lazy("curator.report.sarif", "render"),
+        Format.GITHUB: Lazy("curator.report.github", "render"),
+    },
+)
 
 
-def renderer(fmt: Format) -> Callable[[Report, Any], str]:
+def renderer(fmt: Format) -> Renderer:
     """The render function of a format (imported lazily)."""
-    module = importlib.import_module(RENDERERS[fmt])
-    render: Callable[[Report, Any], str] = module.render
-    return render
+    return RENDERERS[fmt]
 
 
-__all__ = ["RENDERERS", "Format", "renderer"]
+__all__ = ["RENDERERS", "Format", "Renderer", "renderer"]

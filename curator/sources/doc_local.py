@@ -31,6 +31,7 @@ from urllib.parse import quote, unquote
 from curator.config.context import CheckContext
 from curator.core.model import Finding, Source
 from curator.sources.doc_targets import Anchors, Target, Targets, loose, walk
+from curator.sources.formats import Reader, suffixes
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 # Fragments every page answers: the top (HTML), GitHub's readme container.
@@ -51,7 +52,7 @@ MAX_COMPARISONS = 10_000
 MAX_LETTER_PAIRS = 20_000_000
 #: The largest linked Markdown file whose headings are read (larger ones: not checked).
 MAX_LINKED = 4_000_000
-_MARKDOWN = (".md", ".markdown")
+_MARKDOWN = suffixes(Reader.DOCUMENT)
 
 
 def repository_of(path: Path) -> Path | None:

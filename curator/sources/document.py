@@ -24,10 +24,9 @@ from curator.core.model import Entry, Finding, Kind, Link, Source
 from curator.core.normalize import (
     arxiv_id_in_url,
     github_subject,
-    is_arxiv_id_url,
     link_for,
-    url_subject,
 )
+from curator.sources.bad_ids import bad_arxiv_link
 from curator.sources.doc_badges import with_badges
 from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
@@ -37,6 +36,7 @@ from curator.sources.doc_rows import HiddenRow, hidden_rows
 from curator.sources.doc_targets import Targets, walk
 from curator.sources.doc_text import date_in, is_date_text, role_of
 from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
+from curator.sources.formats import Reader, reader_of
 from curator.sources.interface import Loaded, Reference
 from curator.sources.yaml_catalog import display_path
 from curator.textio.text import read_text
@@ -116,7 +116,7 @@ class DocumentSource:
 
     def accepts(self, path: Path) -> bool:
         """True for `.md` and `.markdown` files."""
-        return path.suffix.lower() in {".md", ".markdown"} and not path.is_dir()
+        return reader_of(path) is Reader.DOCUMENT
 
     def load(self, path: Path) -> Loaded:
         """Every entry and link of the document, with offline findings and reading notes."""
@@ -415,14 +415,11 @@ def bad_arxiv_links(reader: _Reader, units: list[Unit]) -> None:
     seen: set[tuple[str, int]] = set()
     for anchor in (a for u in units for a in u.all_links()):
         key = (anchor.url, anchor.line)
-        if key in seen or not is_arxiv_id_url(anchor.url) or arxiv_id_in_url(anchor.url):
-            continue
-        seen.add(key)
-        message = f"{anchor.url} does not hold a valid arXiv identifier"
-        reader.findings.append(
-            reader.context.finding("arxiv-bad-id", url_subject(anchor.url),
-                                   Source(reader.file, anchor.line), message, evidence=anchor.url)
-        )  # fmt: skip
+        where = Source(reader.file, anchor.line)
+        found = None if key in seen else bad_arxiv_link(anchor.url, where, reader.context)
+        if found is not None:
+            seen.add(key)
+            reader.findings.append(found)
 
 
 def reading_check(

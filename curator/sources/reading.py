@@ -9,14 +9,10 @@ from typing import TYPE_CHECKING
 
 from curator.core.errors import CuratorError
 from curator.core.model import Entry
+from curator.sources.formats import is_catalogue
 
 if TYPE_CHECKING:
     from curator.sources.doc_markdown import InlineParses
-
-
-def is_catalogue(file: str) -> bool:
-    """True for a catalogue YAML file (else an awesome-list document)."""
-    return file.lower().endswith((".yaml", ".yml"))
 
 
 def entries_of(file: str, text: str, inlines: InlineParses | None = None) -> list[Entry] | None:
@@ -34,3 +30,6 @@ def entries_of(file: str, text: str, inlines: InlineParses | None = None) -> lis
     except CuratorError:
         return None
     return sorted(entries, key=lambda e: e.source.line)
+
+
+__all__ = ["entries_of", "is_catalogue"]

@@ -20,13 +20,12 @@ from curator.core.heap import bulk_build
 from curator.core.model import Entry, Finding, Kind, Link, Service, Source
 from curator.core.normalize import (
     ArxivId,
-    arxiv_id_in_url,
-    is_arxiv_id_url,
     link_for,
     parse_arxiv_id,
     url_subject,
 )
 from curator.core.subjects import arxiv_subject
+from curator.sources.bad_ids import bad_arxiv_field, bad_arxiv_link
 from curator.sources.catalog_schema import (
     LISTS,
     CleanFiles,
@@ -37,6 +36,7 @@ from curator.sources.catalog_schema import (
     raise_structure_error,
     schema,
 )
+from curator.sources.formats import Reader, reader_of, suffixes
 from curator.sources.interface import Loaded
 from curator.sources.select import Comparison, select_changed
 from curator.textio.located_yaml import compose, construct, item_lines, line_of
@@ -70,7 +70,7 @@ class CatalogSource:
 
     def accepts(self, path: Path) -> bool:
         """Folders and .yaml/.yml files."""
-        return path.is_dir() or path.suffix.lower() in {".yaml", ".yml"}
+        return reader_of(path) is Reader.CATALOGUE
 
     def load(self, path: Path) -> Loaded:
         """Every entry of every file, in file order."""
@@ -105,13 +105,16 @@ class CatalogSource:
             return None
 
 
+_SUFFIXES = suffixes(Reader.CATALOGUE)
+
+
 def catalog_files(path: Path) -> list[Path]:
     """The YAML files of a catalogue path, sorted; InputError when there are none."""
     if path.is_file():
         return [path]
     if not path.exists():
         raise InputError("no such file or folder", display_path(path))
-    files = sorted(p for p in path.rglob("*") if p.suffix.lower() in {".yaml", ".yml"})
+    files = sorted(p for p in path.rglob("*") if p.suffix.lower() in _SUFFIXES)
     if not files:
         raise InputError("no catalogue files (*.yaml) in this folder", display_path(path))
     return files
@@ -275,17 +278,7 @@ def _paper(
         parsed = parse_arxiv_id(raw_id)
         if parsed is None:
             subject = arxiv_subject(raw_id)
-            findings.append(
-                ctx.finding(
-                    "arxiv-bad-id",
-                    subject,
-                    source,
-                    f"{raw_id!r} is not a valid arXiv identifier",
-                    evidence=f"arxiv: {raw_id}",
-                    suggestion="use YYMM.NNNNN (e.g. 2305.10250), optionally with vN, "
-                    "or old style archive/YYMMNNN",
-                )
-            )
+            findings.append(bad_arxiv_field(raw_id, source, ctx))
         else:
             subject = parsed.subject
             built.append(arxiv_link(parsed))
@@ -357,14 +350,9 @@ def _plain_link(
 
 
 def _bad_arxiv_links(links: Iterable[Link], source: Source, ctx: CheckContext) -> list[Finding]:
-    """`arxiv-bad-id` for an arxiv.org paper link (url, code, links) whose ID does not parse,
-    as the document reader reports it: the catalogue says the same as the list it came from."""
-    bad = [lk for lk in links if is_arxiv_id_url(lk.url) and arxiv_id_in_url(lk.url) is None]
-    message = "{} does not hold a valid arXiv identifier"
-    return [
-        ctx.finding("arxiv-bad-id", lk.subject, source, message.format(lk.url), evidence=lk.url)
-        for lk in bad
-    ]
+    """`arxiv-bad-id` for an arxiv.org paper link (url, code, links) whose ID does not parse."""
+    found = (bad_arxiv_link(lk.url, source, ctx) for lk in links)
+    return [finding for finding in found if finding is not None]
 
 
 def arxiv_link(parsed: ArxivId) -> Link:

@@ -15,6 +15,7 @@ from pathlib import Path
 from curator import __version__
 from curator.config.home import REPOSITORY, Origin, running_commit
 from curator.core.errors import UsageError
+from curator.sources.formats import Reader, suffixes
 from curator.textio.text import refuse_links_below
 
 #: The repository that holds curator and its Action (curator.config.home).
@@ -167,10 +168,14 @@ def running_pin(ref: str | None) -> Pin:
     return pin(ref, None if ref else running_commit())
 
 
+_CATALOGUE = suffixes(Reader.CATALOGUE)
+
+
 def detect_paths(root: Path) -> str:
-    """What to check in a list repository: data/ when it holds YAML, else README.md."""
+    """What to check in a list repository: data/ when it holds a catalogue file (the suffix
+    table's: .yaml or .yml), else README.md."""
     data = root / "data"
-    if data.is_dir() and any(data.rglob("*.yaml")):
+    if data.is_dir() and any(p.suffix.lower() in _CATALOGUE for p in data.rglob("*")):
         return "data"
     if (root / "README.md").is_file():
         return "README.md"

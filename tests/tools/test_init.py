@@ -12,7 +12,7 @@ import yaml
 
 from curator import __version__
 from curator.cli import main
-from curator.tools.init import WORKFLOWS, render_workflows, trigger_paths
+from curator.tools.init import WORKFLOWS, detect_paths, render_workflows, trigger_paths
 from tests.workflows.test_workflows import SELF, zizmor
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -336,3 +336,14 @@ def test_every_starter_example_uncommented_is_read_as_it_says(tmp_path: Path) ->
     options = build({}, {}, tmp_path)
     assert options.scope_preset == "llm-memory" and options.silenced == {"link-redirect"}
     assert options.rules_dir == "rules" and options.date_tolerance_days == 7
+
+
+@pytest.mark.parametrize("name", ["papers.yml", "PAPERS.YAML"])
+def test_a_catalogue_is_found_by_the_readers_suffix_table(name: str, tmp_path: Path) -> None:
+    """init finds data/ by the suffixes the catalogue reader reads (.yml too), not *.yaml alone."""
+    (tmp_path / "data" / "a").mkdir(parents=True)
+    (tmp_path / "data" / "a" / name).write_text("section: A\npapers: []\n", encoding="utf-8")
+    (tmp_path / "README.md").write_text("# x\n", encoding="utf-8")
+    assert detect_paths(tmp_path) == "data"
+    (tmp_path / "data" / "a" / name).rename(tmp_path / "data" / "a" / "notes.txt")
+    assert detect_paths(tmp_path) == "README.md"
