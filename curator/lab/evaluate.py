@@ -59,6 +59,7 @@ EVALUATED_CODE = (
     "scope/lexical.py",
     "scope/matching.py",
     "scope/records.py",
+    "scope/rule_item.py",
     "scope/rules.py",
     "scope/scorer.py",
     "scope/signals.py",
