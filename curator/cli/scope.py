@@ -213,7 +213,12 @@ def add_scope(sub: Any) -> None:
     e = tasks.add_parser(
         "evaluate", help="forward-chained and lock-box evaluation against TF-IDF + LR"
     )
-    e.add_argument("records", nargs="*", metavar="RECORDS", help="*-review.json files or folders")
+    e.add_argument(
+        "records",
+        nargs="*",
+        metavar="RECORDS",
+        help="*-review.json files or folders (required unless --list)",
+    )
     e.add_argument(
         "--list",
         action="append",
@@ -222,7 +227,9 @@ def add_scope(sub: Any) -> None:
         "against the others); with --out FILE, only the page's relevance section is rewritten",
     )
     e.add_argument("--rules", metavar="FILE", help="scope rules (default: rules/scope.yaml)")
-    e.add_argument("--out", default="-", metavar="FILE", help="Markdown to write ('-': stdout)")
+    e.add_argument(
+        "--out", default="-", metavar="FILE", help="Markdown to write (default: '-', stdout)"
+    )
     sealed = e.add_mutually_exclusive_group()
     sealed.add_argument(
         "--lock-box", action="store_true", help="also score the sealed latest quarter, once"
