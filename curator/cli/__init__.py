@@ -2,9 +2,8 @@
 
 One module per command family, each adding its parsers and runners (a runner returns the exit
 status): `check` (check, and what audit and report share with it), `publish` (comment, audit,
-report), `lists` (import, render, init), `scope` (explain, scope train), `discover`, and
-`evaluate` (`python -m curator.cli.evaluate`). Runners import their implementation lazily,
-so `curator --version` stays fast.
+report), `lists` (import, render, init), `scope` (explain, scope train, scope evaluate), and
+`discover`. Runners import their implementation lazily, so `curator --version` stays fast.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curator.core.errors import UsageError
+from curator.lab.crosslist import Listed
 from curator.presets import PRESET_HELP
-from curator.scope.crosslist import Listed
 
 if TYPE_CHECKING:
     from curator.config.options import Options
@@ -213,7 +213,12 @@ def add_scope(sub: Any) -> None:
     e = tasks.add_parser(
         "evaluate", help="forward-chained and lock-box evaluation against TF-IDF + LR"
     )
-    e.add_argument("records", nargs="*", metavar="RECORDS", help="*-review.json files or folders")
+    e.add_argument(
+        "records",
+        nargs="*",
+        metavar="RECORDS",
+        help="*-review.json files or folders (required unless --list)",
+    )
     e.add_argument(
         "--list",
         action="append",
@@ -222,7 +227,9 @@ def add_scope(sub: Any) -> None:
         "against the others); with --out FILE, only the page's relevance section is rewritten",
     )
     e.add_argument("--rules", metavar="FILE", help="scope rules (default: rules/scope.yaml)")
-    e.add_argument("--out", default="-", metavar="FILE", help="Markdown to write ('-': stdout)")
+    e.add_argument(
+        "--out", default="-", metavar="FILE", help="Markdown to write (default: '-', stdout)"
+    )
     sealed = e.add_mutually_exclusive_group()
     sealed.add_argument(
         "--lock-box", action="store_true", help="also score the sealed latest quarter, once"
@@ -239,9 +246,8 @@ def add_scope(sub: Any) -> None:
 def run_scope_evaluate(args: argparse.Namespace) -> int:
     """Evaluate the rules and scorer procedure on the records; write the Markdown report."""
     from curator.cli.check import options_from
-    from curator.cli.evaluate import write
+    from curator.lab.evaluate import evaluation
     from curator.run.rules import rules_folder
-    from curator.scope.evaluate import evaluation
 
     if args.list:
         return _evaluate_lists([Path(p) for p in args.list], args.out)
@@ -251,7 +257,7 @@ def run_scope_evaluate(args: argparse.Namespace) -> int:
     rules = Path(args.rules or rules_folder(options) / "scope.yaml")
     records = [Path(r) for r in args.records]
     if args.batch:
-        from curator.scope.batch import evaluate_batch, render_batch
+        from curator.lab.batch import evaluate_batch, render_batch
 
         batch = evaluate_batch(rules, records, [Path(b) for b in args.batch])
         write(render_batch(batch), args.out)
@@ -262,8 +268,7 @@ def run_scope_evaluate(args: argparse.Namespace) -> int:
 
 def _evaluate_lists(paths: list[Path], out: str) -> int:
     """The relevance evaluation of these lists: to stdout, or spliced into the page `out`."""
-    from curator.cli.evaluate import write
-    from curator.scope.crosslist import evaluate, render, splice
+    from curator.lab.crosslist import evaluate, render, splice
 
     for path in paths:
         if not path.is_file():
@@ -273,6 +278,21 @@ def _evaluate_lists(paths: list[Path], out: str) -> int:
         section = splice(Path(out).read_text(encoding="utf-8"), section)
     write(section, out)
     return 0
+
+
+def write(text: str, out: str) -> None:
+    """The page to `out` ('-': standard output). A page regenerated from the screening
+    records keeps the relevance section `curator scope evaluate --list` wrote into it."""
+    if out == "-":
+        sys.stdout.write(text)
+        return
+    from curator.lab.crosslist import section_of, splice
+
+    kept = section_of(Path(out).read_text(encoding="utf-8")) if Path(out).is_file() else ""
+    if kept and not section_of(text):
+        text = splice(text, kept)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(text, encoding="utf-8")
 
 
 def read_list(path: Path) -> Listed:
@@ -293,8 +313,8 @@ def read_list(path: Path) -> Listed:
 def run_scope_train(args: argparse.Namespace) -> int:
     """Refuse records that fail the policy's checks, train, write the scorer, say what."""
     from curator.cli.check import options_from
+    from curator.lab.train import train_files
     from curator.run.rules import rules_folder
-    from curator.scope.train import train_files
 
     options = options_from(args)
     rules = Path(args.rules or rules_folder(options) / "scope.yaml")

@@ -29,6 +29,7 @@ ENGINE_FILES = (
     "core/decision.py",
     "scope/engine.py",
     "scope/matching.py",
+    "scope/rule_item.py",
     "scope/rules.py",
     "scope/scorer.py",
     "scope/signals.py",

@@ -8,7 +8,7 @@ their log-odds into P(include). The scorer never decides alone: include needs st
 from the signals as well as P(include) at or above `threshold`, and a score (combined, or the
 signal view's own) at or above `veto` sends an exclusion the rules prove to review instead.
 
-The file is data (JSON) written by `curator scope train`; see curator/scope/train.py. Format
+The file is data (JSON) written by `curator scope train`; see curator/lab/train.py. Format
 /3 carries both views; a /2 file (the signal view alone) is still read.
 """
 

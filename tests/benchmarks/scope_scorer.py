@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from curator.scope.evaluate import load_all
+from curator.lab.evaluate import load_all
 from tests.conftest import SCOPE
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer

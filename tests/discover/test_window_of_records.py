@@ -10,8 +10,8 @@ import pytest
 
 from curator.core.model import Verdict
 from curator.discover.run import DiscoverReport, Request, discover
+from curator.lab.measure import POLICY_GATE
 from curator.scope import PaperText, load_rules
-from curator.scope.evaluate import POLICY_GATE
 from curator.scope.records import check_records, parse_records
 from curator.scope.screen import Group
 from tests.discover.world import LATER, SINCE, UNTIL, World, build_world

@@ -1,6 +1,6 @@
 """A list repository and an arXiv window built from the dev screening records.
 
-The window mixes the development records (all but the lock box, curator/scope/splits.py)
+The window mixes the development records (all but the lock box, curator/lab/splits.py)
 that carry the official abstract: maintainer includes
 and excludes, papers that fail the entry gate, and papers the list already has (by ID with a
 version, by ID under an old title, by title alone). Noise the query must not return is
@@ -16,8 +16,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from curator.config.options import Options, build
+from curator.lab.splits import lock_box
 from curator.scope.records import Record, load_records
-from curator.scope.splits import lock_box
 from tests.conftest import ROOT, SCOPE
 from tests.doubles.arxiv import ArxivDouble, Paper
 

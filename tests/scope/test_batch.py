@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 
 from curator.cli import main as curator_main
-from curator.cli.evaluate import main as evaluate_main
 from curator.core.decision import Decision
 from curator.core.model import Source, Verdict
-from curator.scope.batch import Batch, evaluate_batch, render_batch
-from curator.scope.evaluate import Case, _errors, counts, measure, points
+from curator.lab.batch import Batch, evaluate_batch, render_batch
+from curator.lab.measure import Case, counts, measure, points
+from curator.lab.splits import arxiv_order, scored
+from curator.lab.tables import errors
 from curator.scope.records import Record, load_records
 from curator.scope.rules import load_rules
-from curator.scope.splits import arxiv_order, scored
 from tests.conftest import SCOPE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,8 +117,8 @@ def test_the_batch_is_decided_by_the_scorer_file_not_a_retrained_one(
     data["threshold"] = 0.999
     scorer.write_text(json.dumps(data), encoding="utf-8")
     monkeypatch.chdir(tmp_path)  # where the evaluation page's default path would be
-    args = ["--records", str(world.history), "--rules", str(rules / "scope.yaml")]
-    assert evaluate_main([*args, "--batch", str(world.batch)]) == 0
+    args = ["scope", "evaluate", str(world.history), "--rules", str(rules / "scope.yaml")]
+    assert curator_main([*args, "--batch", str(world.batch)]) == 0
     page = capsys.readouterr().out
     assert "(include threshold 0.999)" in page
     assert not (tmp_path / "docs").exists()  # --batch writes to standard output by default
@@ -234,10 +234,6 @@ def test_an_id_that_is_no_arxiv_id_is_refused_with_its_file_and_line(
     err = capsys.readouterr().err
     assert f"{batch.as_posix()}:{line}: the record's id" in err and "is not an arXiv ID" in err
     assert len(err.strip().splitlines()) == 1 and "\x1b" not in err and "\u200b" not in err
-    records = ["--records", str(world.history), "--rules", str(world.rules)]
-    assert evaluate_main([*records, "--batch", str(batch)]) == 2
-    err = capsys.readouterr().err
-    assert "is not an arXiv ID" in err and "\x1b" not in err and "\u200b" not in err
 
 
 def test_what_the_page_prints_of_a_record_is_inert() -> None:
@@ -246,7 +242,7 @@ def test_what_the_page_prints_of_a_record_is_inert() -> None:
     record = Record({"id": "2401.00001", "decision": "exclude"}, Source("b.json", 2))
     reason = "[click](javascript:x) <img src=x> @team \u200b`"
     decision = Decision(Verdict.INCLUDE, ("r",), (), "abstract", reason)
-    (row,) = _errors([Case(record, decision, True)])
+    (row,) = errors([Case(record, decision, True)])
     assert row.startswith("- `2401.00001` maintainers **exclude**, curator **include**")
     for raw in ("[click]", "<img", "@team", "\u200b", '`"'):
         assert raw not in row, raw

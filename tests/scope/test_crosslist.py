@@ -1,4 +1,4 @@
-"""The relevance evaluation over lists (curator/scope/crosslist.py) and its section of the page."""
+"""The relevance evaluation over lists (curator/lab/crosslist.py) and its section of the page."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.cli.evaluate import write
-from curator.cli.scope import read_list
-from curator.scope.crosslist import (
+from curator.cli.scope import read_list, write
+from curator.lab.crosslist import (
     BEGIN,
     END,
     Listed,

@@ -17,30 +17,23 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main as curator_main
-from curator.cli.evaluate import main
 from curator.core.model import Verdict
-from curator.scope import evaluate as evaluation
+from curator.lab import evaluate as evaluation
+from curator.lab.crosslist import section_of, splice
+from curator.lab.evaluate import inputs_digest, load_all, run
+from curator.lab.measure import Report, average_precision, counts, share, wilson
+from curator.lab.page import render
+from curator.lab.splits import arxiv_order, lock_box
 from curator.scope import load_rules
-from curator.scope.crosslist import section_of, splice
-from curator.scope.evaluate import (
-    Report,
-    average_precision,
-    counts,
-    inputs_digest,
-    load_all,
-    render,
-    run,
-    share,
-    wilson,
-)
-from curator.scope.splits import arxiv_order, lock_box
 from tests.conftest import SCOPE
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules" / "scope.yaml"
 DOC = ROOT / "docs" / "scope-evaluation.md"
 MEMORY = re.compile(r"(?i)\bmemor(y|ies)\b")
-REGENERATE = "python -m curator.cli.evaluate --records tests/fixtures/shared/scope --lock-box"
+REGENERATE = (
+    "curator scope evaluate tests/fixtures/shared/scope --out docs/scope-evaluation.md --lock-box"
+)
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +170,7 @@ def test_wilson_interval_and_average_precision() -> None:
 
 def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "x-review.json").write_text("[{", encoding="utf-8")
-    args = ["--records", str(tmp_path), "--rules", str(RULES), "--out", "-"]
-    assert main(args) == 2
+    args = ["scope", "evaluate", str(tmp_path), "--rules", str(RULES), "--out", "-"]
+    assert curator_main(args) == 2
     err = capsys.readouterr().err
     assert "x-review.json" in err and "Traceback" not in err

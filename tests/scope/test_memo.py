@@ -3,6 +3,7 @@ warm `curator check` that decides no paper again yet reports what a cold one doe
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import sqlite3
@@ -207,3 +208,23 @@ def test_no_cache_keeps_no_decision(lst: Path) -> None:
     assert main(["check", "data", "--skip", "github,web", "--no-cache", "--format", "json",
                  "--output", "n.json"]) in (0, 1)  # fmt: skip
     assert not (lst / "cache.sqlite").exists()
+
+
+def test_the_engine_digest_covers_every_scope_module_the_engine_reads() -> None:
+    # A kept decision must be dropped when any code it follows from changes: every module of
+    # scope/ that engine.py imports, directly or through another, is in the digest (rules.py
+    # reads each rule with rule_item.py, which holds the verdict codes).
+    root = Path(memo.__file__).resolve().parents[1]
+    seen, todo = set(), ["scope/engine.py"]
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        for node in ast.walk(ast.parse((root / rel).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "curator.scope."
+            ):
+                todo.append(node.module.removeprefix("curator.").replace(".", "/") + ".py")
+    assert {"scope/rule_item.py", "scope/rules.py"} <= seen
+    assert seen <= set(memo.ENGINE_FILES)

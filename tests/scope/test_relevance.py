@@ -6,17 +6,9 @@ from pathlib import Path
 
 from curator.core.model import Entry, Kind, Source
 from curator.net.cache import Cache
+from curator.scope.affinity import MIN_LISTED, fit_logistic, standing, words
 from curator.scope.records import Record
-from curator.scope.relevance import (
-    MIN_LISTED,
-    Paper,
-    build,
-    digest,
-    fit_logistic,
-    restore,
-    standing,
-    words,
-)
+from curator.scope.relevance import Paper, build, digest, restore
 from curator.scope.relevant import learn
 
 AGENTS = [

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from curator.core.model import Source
+from curator.lab.splits import arxiv_order, forward_chain, lock_box
 from curator.scope.records import Record
-from curator.scope.splits import arxiv_order, forward_chain, lock_box
 
 
 def _record(rid: str, abstract: str = "An abstract.", decision: str = "exclude") -> Record:

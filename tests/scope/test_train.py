@@ -10,14 +10,9 @@ import pytest
 
 from curator.cli import main
 from curator.core.decision import PaperText
-from curator.scope import load_rules
-from curator.scope.evaluate import load_all
-from curator.scope.lexical import Lexical, features
-from curator.scope.lexical import Settings as LexicalSettings
-from curator.scope.lexical import fit as fit_lexical
-from curator.scope.scorer import load_scorer, scorer_data
-from curator.scope.splits import lock_box
-from curator.scope.train import (
+from curator.lab.evaluate import load_all
+from curator.lab.splits import lock_box
+from curator.lab.train import (
     Example,
     Settings,
     fit,
@@ -27,6 +22,11 @@ from curator.scope.train import (
     threshold,
     train,
 )
+from curator.scope import load_rules
+from curator.scope.lexical import Lexical, features
+from curator.scope.lexical import Settings as LexicalSettings
+from curator.scope.lexical import fit as fit_lexical
+from curator.scope.scorer import load_scorer, scorer_data
 from tests.conftest import SCOPE
 
 ROOT = Path(__file__).resolve().parents[2]

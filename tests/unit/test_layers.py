@@ -32,6 +32,7 @@ LAYERS = (
     "checks",  # pure findings
     "scope",  # the scope engine
     "run",  # the rules folder, the registries, the pipeline
+    "lab",  # the scope scorer trained and measured offline (scope train, scope evaluate)
     "fix",  # the fixes of a user's files
     "report",  # the renderers
     "publish",  # GitHub comments, reviews, the local preview, the audit issue, fix pull requests

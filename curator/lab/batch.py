@@ -1,14 +1,14 @@
 """Measure the shipped scope scorer on a screening batch it has never seen: a fresh lock box.
 
-`curator scope evaluate RECORDS... --batch FILE` (and `python -m curator.cli.evaluate
---batch FILE`). The forward-chained evaluation (curator/scope/evaluate.py) can open its lock
-box once; after that, the only honest test of the rules and the scorer is the list's next
-screening batch, decided by the maintainers after the scorer was trained. This module scores
-such a batch with exactly what `curator check` runs — the rules file and the scorer file beside
-it, not a scorer retrained here — and sets the same figures beside TF-IDF + logistic regression
-trained on the records the scorer was trained on (RECORDS). So that comparison is like for
-like, RECORDS must be the files named in the scorer's provenance, byte for byte (their sha256);
-a batch record whose ID or title RECORDS already hold is not new and is left out, by name.
+`curator scope evaluate RECORDS... --batch FILE`. The forward-chained evaluation
+(curator/lab/evaluate.py) can open its lock box once; after that, the only honest test of the
+rules and the scorer is the list's next screening batch, decided by the maintainers after the
+scorer was trained. This module scores such a batch with exactly what `curator check` runs — the
+rules file and the scorer file beside it, not a scorer retrained here — and sets the same
+figures beside TF-IDF + logistic regression trained on the records the scorer was trained on
+(RECORDS). So that comparison is like for like, RECORDS must be the files named in the scorer's
+provenance, byte for byte (their sha256); a batch record whose ID or title RECORDS already hold
+is not new and is left out, by name.
 
 A batch is evaluation input: a record is told apart from the training records by its arXiv
 ID, so an ID is read NFKC-normalised without invisible, control or space characters (a
@@ -28,12 +28,14 @@ from typing import Any
 from curator.console import sanitize as s
 from curator.core.errors import InputError
 from curator.core.normalize import parse_arxiv_id
-from curator.scope.evaluate import Measured, load_all, measure, short_path, split_figures
+from curator.lab.evaluate import load_all
+from curator.lab.measure import Measured, measure
+from curator.lab.page import short_path, split_figures
+from curator.lab.splits import arxiv_order, scored
+from curator.lab.train import record_files
 from curator.scope.records import Record, normal_text
 from curator.scope.rules import ScopeRules, load_rules
 from curator.scope.scorer import Scorer
-from curator.scope.splits import arxiv_order, scored
-from curator.scope.train import record_files
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any
 
 from curator.core.decision import PaperText
 from curator.core.errors import InputError
+from curator.lab.splits import arxiv_order, usable
 from curator.scope.engine import strong
 from curator.scope.lexical import Features, Lexical, features, logistic, logit
 from curator.scope.lexical import Settings as LexicalSettings
@@ -32,7 +33,6 @@ from curator.scope.records import Record, check_records, load_records
 from curator.scope.rules import ScopeRules, parse_rules
 from curator.scope.scorer import Scorer, Stack, scorer_data
 from curator.scope.signals import read, rule_hits
-from curator.scope.splits import arxiv_order, usable
 from curator.textio.text import read_text
 
 
