@@ -32,7 +32,8 @@ from curator.sources.doc_badges import with_badges
 from curator.sources.doc_entries import Place, anchors_of, make_entries
 from curator.sources.doc_html import SectionMark, parse_fragments
 from curator.sources.doc_local import LocalCheck, repository_of
-from curator.sources.doc_markdown import FLAT_FROM, InlineParses, MdScan, scan_markdown
+from curator.sources.doc_markdown import MdScan, scan_markdown
+from curator.sources.doc_parse import FLAT_FROM, InlineParses
 from curator.sources.doc_rows import HiddenRow, hidden_rows
 from curator.sources.doc_targets import Targets, walk
 from curator.sources.doc_text import date_in, is_date_text, role_of
@@ -212,7 +213,7 @@ def as_git_lines(
 
 def flat_note(file: str, flat: list[int], git: list[int] | None) -> list[str]:
     """A note naming where lists and quotes nest too deep to be read as such (their text,
-    and every link in it, is read as plain lines; see `doc_markdown.FLAT_FROM`)."""
+    and every link in it, is read as plain lines; see `doc_parse.FLAT_FROM`)."""
     if not flat:
         return []
     first = flat[0] if git is None else git[min(flat[0], len(git) - 1)]

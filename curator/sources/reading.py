@@ -11,7 +11,7 @@ from curator.core.errors import CuratorError
 from curator.core.model import Entry
 
 if TYPE_CHECKING:
-    from curator.sources.doc_markdown import InlineParses
+    from curator.sources.doc_parse import InlineParses
 
 
 def is_catalogue(file: str) -> bool:
