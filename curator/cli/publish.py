@@ -107,7 +107,7 @@ def run_audit(args: argparse.Namespace) -> int:
     files: tuple[FileFix, ...] = ()
     if args.fix:
         from curator.fix.run import prepare
-        from curator.publish.fixpr import check_branch
+        from curator.publish.fix_branch import check_branch
 
         check_branch(args.fix_branch)
         prepared = prepare(options)

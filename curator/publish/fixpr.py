@@ -18,12 +18,12 @@ says they are no longer needed: the pull request and its branch are kept as they
 next audit, which reads the new head, plans them again.
 
 Titles, URLs and evidence in the body come from the services and the list: all sanitised.
+This module holds the pull request's life cycle and body; which files are written, and the
+commit and branch that carry them, are fix_branch.py's.
 """
 
 from __future__ import annotations
 
-import base64
-import codecs
 import hashlib
 import re
 from collections import Counter
@@ -32,16 +32,21 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-import github
-
 from curator.console import sanitize as s
 from curator.core.errors import UsageError
 from curator.fix.model import FileFix, line_of
-from curator.fix.suggest import inside_tree
 from curator.publish import write_output
 from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
 from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
+from curator.publish.fix_branch import (
+    Write,
+    check_branch,
+    delete_branch,
+    moved,
+    push_commit,
+    writes,
+)
 from curator.report import context
 from curator.report.context import RenderContext
 
@@ -52,9 +57,6 @@ DEFAULT_BRANCH = "curator/fixes"
 #: GitHub refuses bodies longer than this many characters.
 BODY_LIMIT = 65_536
 MAX_ROWS = 300
-_PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
-_WRITABLE = ("100644", "100755")
-MOVED = "changed on the default branch since it was read"
 
 
 @dataclass(frozen=True)
@@ -71,66 +73,6 @@ class FixPRResult:
     fixes: int = 0
     left: tuple[str, ...] = ()
     why: str = ""
-
-
-@dataclass(frozen=True)
-class Write:
-    """One file of the fix commit: its path, git mode and new bytes, and the fix."""
-
-    fix: FileFix
-    mode: str
-    data: bytes
-
-
-def check_branch(name: str) -> str:
-    """A branch name git and GitHub accept, in plain characters (parts of letters, digits,
-    `.`, `_`, `-` split by `/`, no part starting with `.` or ending in `.lock`, no `..`, not
-    `HEAD` or `refs/…`);
-    else UsageError."""
-    parts = name.split("/")
-    plain = all(_PART.fullmatch(part) and not part.endswith(".lock") for part in parts)
-    odd = ".." in name or name.endswith(".") or name.startswith("refs/") or name == "HEAD"
-    if not plain or odd or len(name) > 200:
-        raise UsageError(f"--fix-branch must be a plain branch name, not {name!r}")
-    return name
-
-
-def git_blob_sha(data: bytes) -> str:
-    """The SHA git gives a blob holding `data`."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-def writes(
-    files: Sequence[FileFix], tree: Mapping[str, tuple[str, str, str]]
-) -> tuple[list[Write], list[str]]:
-    """The files to write, given the default branch's tree (path -> type, mode, blob sha);
-    and each file left out, with why. Pure."""
-    out: list[Write] = []
-    left: list[str] = []
-    for fix in files:
-        entry = tree.get(fix.file)
-        after = fix.after
-        if not inside_tree(fix.file) or entry is None:
-            left.append(f"{fix.file}: not a file of the default branch")
-        elif entry[0] != "blob" or entry[1] not in _WRITABLE:
-            left.append(f"{fix.file}: not a plain file (a link or a submodule)")
-        elif after == fix.before:
-            continue
-        elif (prefix := _prefix(fix.before, entry[2])) is None:
-            left.append(f"{fix.file}: {MOVED}")
-        else:
-            out.append(Write(fix, entry[1], prefix + after.encode("utf-8")))
-    return out, left
-
-
-def _prefix(before: str, blob: str) -> bytes | None:
-    """The bytes before the text in the stored file (a UTF-8 byte-order mark, which the text
-    as read leaves out), or None when the blob is not this text."""
-    data = before.encode("utf-8")
-    for prefix in (b"", codecs.BOM_UTF8):
-        if git_blob_sha(prefix + data) == blob:
-            return prefix
-    return None
 
 
 def fixes_key(done: Sequence[Write]) -> str:
@@ -257,9 +199,9 @@ def run_fix_pr(
         return _close(api, remote, current, branch, left)
     key = fixes_key(done)
     if current is None and _declined(api, remote, head, default, logins, key):
-        _delete_branch(api, remote, branch)
+        delete_branch(api, remote, branch)
         return FixPRResult("declined", left=tuple(left))
-    _push(api, remote, branch, commit, tree, done)
+    push_commit(api, remote, branch, commit, tree, done)
     title, body = pr_title(done), pr_body(done, left, ctx, base, default)
     fixes = sum(len(w.fix.edits) for w in done)
     if current is None:
@@ -273,19 +215,6 @@ def run_fix_pr(
     return FixPRResult(
         action, current.number, current.html_url or "", len(done), fixes, tuple(left)
     )
-
-
-def moved(files: Sequence[FileFix], tree: Mapping[str, tuple[str, str, str]]) -> list[str]:
-    """The files with fixes whose blob on the default branch's head is a plain file, but not
-    the text the fixes were made on: changed since the audit read them. Pure."""
-    out: list[str] = []
-    for fix in files:
-        entry = tree.get(fix.file)
-        if entry is None or entry[0] != "blob" or entry[1] not in _WRITABLE:
-            continue
-        if fix.edits and _prefix(fix.before, entry[2]) is None:
-            out.append(fix.file)
-    return out
 
 
 def _still_needed(
@@ -327,39 +256,6 @@ def _declined(
     return False
 
 
-def _push(
-    api: GitHubAPI, remote: Any, branch: str, base: Any, tree: Any, done: Sequence[Write]
-) -> None:
-    """Make the fix commit on `base` and point the branch at it (force), unless the branch
-    already holds a commit of the same tree on the same parent."""
-    encoded = [base64.b64encode(w.data).decode("ascii") for w in done]
-    blobs = [api.call("POST blob", partial(remote.create_git_blob, e, "base64")) for e in encoded]
-    elements = [
-        github.InputGitTreeElement(w.fix.file, w.mode, "blob", sha=blob.sha)
-        for w, blob in zip(done, blobs, strict=True)
-    ]
-    new_tree = api.call("POST tree", lambda: remote.create_git_tree(elements, base_tree=tree))
-    ref = _branch_ref(api, remote, branch)
-    if ref is not None:
-        held = api.call("GET commit", lambda: remote.get_git_commit(ref.object.sha))
-        if held.tree.sha == new_tree.sha and [p.sha for p in held.parents] == [base.sha]:
-            return
-    count = sum(len(w.fix.edits) for w in done)
-    message = f"curator: {count} safe fix{'es' if count != 1 else ''} from the nightly audit"
-    made = api.call("POST commit", lambda: remote.create_git_commit(message, new_tree, [base]))
-    if ref is None:
-        try:
-            api.call("POST ref", lambda: remote.create_git_ref(f"refs/heads/{branch}", made.sha))
-        except PublishError:
-            # A retry after a lost answer is refused ("Reference already exists"): what
-            # counts is whether the branch now holds this commit.
-            now = _branch_ref(api, remote, branch)
-            if now is None or now.object.sha != made.sha:
-                raise
-    else:
-        api.call("PATCH ref", lambda: ref.edit(made.sha, force=True))
-
-
 def _open(
     api: GitHubAPI,
     remote: Any,
@@ -385,35 +281,6 @@ def _open(
         return found[0]
 
 
-def _branch_ref(api: GitHubAPI, remote: Any, branch: str) -> Any | None:
-    """The fix branch's ref, fetched, or None when it does not exist."""
-
-    def fetch() -> Any | None:
-        ref = remote.get_git_ref(f"heads/{branch}")
-        try:
-            _ = ref.object.sha  # a lazy ref: this is the GET
-        except github.UnknownObjectException:
-            return None
-        return ref
-
-    return api.call("GET ref", fetch)
-
-
-def _delete_branch(api: GitHubAPI, remote: Any, branch: str) -> bool:
-    """Delete the fix branch when it exists; whether it did."""
-    ref = _branch_ref(api, remote, branch)
-    if ref is None:
-        return False
-    try:
-        api.call("DELETE ref", ref.delete)
-    except PublishError:
-        # A retry after a lost answer is refused ("Reference does not exist"): what counts
-        # is whether the branch is gone.
-        if _branch_ref(api, remote, branch) is not None:
-            raise
-    return True
-
-
 def _close(
     api: GitHubAPI, remote: Any, current: Any | None, branch: str, left: Sequence[str]
 ) -> FixPRResult:
@@ -423,7 +290,7 @@ def _close(
         said = f"\n{CLOSED}\n*Closed by curator: nothing is left to fix.*\n"
         body = (current.body or "")[: BODY_LIMIT - len(said)] + said
         api.call("PATCH pull", lambda: current.edit(state="closed", body=body))
-    deleted = _delete_branch(api, remote, branch)
+    deleted = delete_branch(api, remote, branch)
     if current is None:
         return FixPRResult("closed" if deleted else "none", left=tuple(left))
     return FixPRResult("closed", current.number, current.html_url or "", left=tuple(left))

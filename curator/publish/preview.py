@@ -2,7 +2,7 @@
 `check --changed-since REF --format markdown` (the comment body as `curator comment` posts it).
 
 `curator comment` places the report's suggestions on the lines the pull request adds, as
-GitHub's pull files API shows them (publish.review.place). Locally the same placement runs
+GitHub's pull files API shows them (publish.review_place.place). Locally the same placement runs
 on the same kind of patch, made from REF's version of each file (read raw from git, as every
 pull-request comparison is: curator.sources.select) and the file on disk; only the review's link is
 unknown until it is posted.
@@ -21,7 +21,7 @@ from curator.report.context import Suggested
 def review_preview(fixes: Sequence[Suggestion], ref: str, cwd: Path) -> Suggested:
     """How many of `fixes` a review on the pull request REF..(the tree at `cwd`) would hold
     as one-click suggestions, and how many would be left (no link: none is posted)."""
-    from curator.publish.review import place
+    from curator.publish.review_place import place
 
     placed = place(fixes, local_patches(sorted({f.file for f in fixes}), ref, cwd))
     return Suggested(len(placed.kept), len(placed.left))

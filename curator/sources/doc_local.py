@@ -199,7 +199,7 @@ class LocalCheck:
 
 
 def _anchors_of(path: Path) -> Anchors | None:
-    from curator.sources.doc_markdown import parse
+    from curator.sources.doc_parse import parse
 
     try:
         if not path.is_file() or path.stat().st_size > MAX_LINKED:

@@ -7,35 +7,35 @@ home list's two-row HTML paper layout (date with rowspan, bold title, tag badges
 a row of bullet summaries), the offline findings (bad arXiv IDs, dates that are no dates,
 incomplete paper rows) and a reading check: arXiv IDs and repositories that the text links
 but no entry holds are reported, so a document that was not understood never reads as clean.
+This module holds the source, its sections and its line numbers; the paper rows and the state
+of one load are `doc_papers`'s, the reading check `doc_check`'s.
 """
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from curator.config.context import CheckContext
 from curator.core.heap import bulk_build
-from curator.core.model import Entry, Finding, Kind, Link, Source
+from curator.core.model import Entry, Finding, Source
 from curator.core.normalize import (
-    arxiv_id_in_url,
     github_subject,
-    link_for,
 )
 from curator.sources.bad_ids import bad_arxiv_link
 from curator.sources.doc_badges import with_badges
-from curator.sources.doc_entries import Place, anchors_of, make_entries
+from curator.sources.doc_check import reading_check
 from curator.sources.doc_html import SectionMark, parse_fragments
 from curator.sources.doc_local import LocalCheck, repository_of
-from curator.sources.doc_markdown import FLAT_FROM, InlineParses, MdScan, scan_markdown
-from curator.sources.doc_rows import HiddenRow, hidden_rows
-from curator.sources.doc_targets import Targets, walk
-from curator.sources.doc_text import date_in, is_date_text, role_of
-from curator.sources.doc_units import LineCounter, Unit, UnitKind, clean
+from curator.sources.doc_markdown import MdScan, scan_markdown
+from curator.sources.doc_papers import DocReader, read_units
+from curator.sources.doc_parse import FLAT_FROM, InlineParses
+from curator.sources.doc_rows import hidden_rows
+from curator.sources.doc_targets import walk
+from curator.sources.doc_units import Unit
 from curator.sources.formats import Reader, reader_of
 from curator.sources.interface import Loaded, Reference
 from curator.sources.yaml_catalog import display_path
@@ -46,59 +46,6 @@ _OWN_REPO = re.compile(
     r"(?:star-history\.com/(?:#|svg\?repos=|chart\?repos=)|contrib\.rocks/image\?repo=)"
     r"([A-Za-z0-9-]+/[A-Za-z0-9_.-]+)"
 )
-_NOT_LINKS = re.compile(
-    # Comments as Markdown has them: one that opens a line runs to its `-->` (an HTML block),
-    # one inside a line must close on it; a literal `<!--` in prose hides nothing. Images and
-    # inline code are not links either. Each alternative is bounded or ends the text, so an
-    # unterminated `<img` or `![` never costs a scan to the end for every one of them. The
-    # lookahead names every alternative's first character, so other positions fail at once.
-    r"(?=[ \t<!`])(?:^[ \t]*<!--.*?(?:-->|\Z)|<!--[^\n]{0,4000}?-->|<img\b[^>]{0,4000}>"
-    r"|!\[[^\]\n]{0,1000}\]\([^)\n]{0,4000}\)|(?<!`)`[^`\n]+`(?!`))",
-    re.DOTALL | re.MULTILINE,
-)
-_TEXT_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})", re.IGNORECASE)
-_TEXT_REPO = re.compile(r"https?://(?:www\.)?github\.com/[A-Za-z0-9-]+/[A-Za-z0-9_.-]+")
-
-
-@dataclass
-class _Reader:
-    """State of one load: the file's display name, the context and what was found."""
-
-    file: str
-    context: CheckContext
-    sections: list[tuple[int, str]]
-    own_repo: str | None = None
-    entries: list[Entry] = field(default_factory=list)
-    targets: Targets = field(default_factory=Targets)
-    hidden: list[HiddenRow] = field(default_factory=list)  # rows GitHub shows in part
-    held: dict[int, set[str]] | None = None  # subjects by line, once hidden rows ask
-    findings: list[Finding] = field(default_factory=list)
-
-    def section_at(self, line: int) -> str:
-        """The section (heading or `<summary>`) in force at `line`."""
-        i = bisect.bisect_right(self.sections, (line, "\uffff")) - 1
-        return self.sections[i][1] if i >= 0 else ""
-
-    def place(self, line: int) -> Place:
-        """Where a unit at `line` stands."""
-        return Place(self.file, self.section_at(line), self.own_repo)
-
-    def held_at(self, line: int) -> set[str]:
-        """The subjects the entries read so far hold on `line` (the set itself: what is
-        added to it stays held)."""
-        if self.held is None:
-            self.held = {}
-            for entry in self.entries:
-                self.held.setdefault(entry.source.line, set()).update(entry.subjects())
-        return self.held.setdefault(line, set())
-
-    def invalid(self, subject: str, line: int, problems: list[str], what: str) -> None:
-        """One `entry-invalid` finding listing every problem of one row."""
-        if problems:
-            message = f"{what} cannot be read completely: " + "; ".join(problems)
-            self.findings.append(
-                self.context.finding("entry-invalid", subject, Source(self.file, line), message)
-            )
 
 
 class DocumentSource:
@@ -157,7 +104,7 @@ class DocumentSource:
         entries = sorted(reader.entries, key=lambda e: e.source.line)
         return as_git_lines(git_lines(text), entries, [])[0]
 
-    def _units(self, text: str, display: str) -> tuple[MdScan, list[Unit], _Reader]:
+    def _units(self, text: str, display: str) -> tuple[MdScan, list[Unit], DocReader]:
         """The Markdown scan, the units in line order, and the reader that made their entries."""
         scan = scan_markdown(text, self.inlines)
         targets = walk(scan.tokens, scan.html)
@@ -167,7 +114,7 @@ class DocumentSource:
         units = sorted(scan.units + html.units, key=lambda u: u.line)
         header_end = scan.headings[1][0] if len(scan.headings) > 1 else len(text)
         own = own_repository(text, [u for u in units if u.line < header_end])
-        reader = _Reader(display, self.context, sections, own)
+        reader = DocReader(display, self.context, sections, own)
         read_units(reader, units)
         reader.hidden = hidden_rows(text, units, reader.place, _units_of, reader.held_at)
         reader.entries += [e for row in reader.hidden for e in row.entries]
@@ -212,7 +159,7 @@ def as_git_lines(
 
 def flat_note(file: str, flat: list[int], git: list[int] | None) -> list[str]:
     """A note naming where lists and quotes nest too deep to be read as such (their text,
-    and every link in it, is read as plain lines; see `doc_markdown.FLAT_FROM`)."""
+    and every link in it, is read as plain lines; see `doc_parse.FLAT_FROM`)."""
     if not flat:
         return []
     first = flat[0] if git is None else git[min(flat[0], len(git) - 1)]
@@ -307,110 +254,10 @@ def section_table(
     return table
 
 
-def read_units(reader: _Reader, units: list[Unit]) -> None:
-    """Entries from every unit; HTML paper rows pair with their summary row first."""
-    i = 0
-    while i < len(units):
-        unit = units[i]
-        follow = units[i + 1] if i + 1 < len(units) else None
-        summary = follow if follow is not None and is_summary(follow) else None
-        if unit.html and is_head(unit, summary):
-            paper_row(reader, unit, summary)
-            i += 2 if summary is not None else 1
-            continue
-        if unit.html and is_summary(unit) and unit.cells[0].colspan > 1 and not unit.all_links():
-            reader.invalid("", unit.line, ["summary row without its paper row"], "paper row")
-        made = make_entries(unit, reader.place(unit.line))
-        reader.entries.extend(made.entries)
-        for entry, raw in made.bad_dates:
-            what = f"{entry.kind.value} {entry.title!r}"
-            reader.invalid(entry.subject, entry.source.line, [f"{raw!r} is not a date"], what)
-        i += 1
-
-
-def is_summary(unit: Unit) -> bool:
-    """A paper's second row: an HTML row of one cell (the bullets)."""
-    return unit.html and len(unit.cells) == 1 and unit.cells[0].rowspan == 1
-
-
-def is_head(unit: Unit, summary: Unit | None) -> bool:
-    """A paper's first row: a rowspan date cell, or linked cells followed by a summary row."""
-    if unit.kind is not UnitKind.ROW or len(unit.cells) < 2:
-        return False
-    first = unit.cells[0]
-    shown = clean(first.text)
-    dated = first.rowspan > 1 and (not shown or date_in(shown) is not None)
-    return dated or (bool(unit.all_links()) and summary is not None)
-
-
-def paper_row(reader: _Reader, head: Unit, summary: Unit | None) -> None:
-    """One paper entry from the two-row layout, plus an `entry-invalid` for what is missing."""
-    cells = head.cells
-    when = clean(cells[0].text)
-    title = clean(cells[1].strong[0] if cells[1].strong else cells[1].text)
-    anchors = anchors_of(head, reader.own_repo)
-    links = [link_for(role_of(a), a.url) for a in anchors]
-    links.sort(key=lambda lk: lk.role != "paper")  # the paper link is the entry's identity
-    undated = date_problem(when)
-    problems = [undated] if undated else []
-    if not head.opened:
-        problems.insert(0, "the row has no opening <tr>")
-    if summary is not None and not summary.opened:
-        problems.append("the summary row has no opening <tr>")
-    if not title:
-        problems.append("no title")
-    if summary is None:
-        problems.append("no summary row")
-    if not links:
-        reader.invalid("", head.line, [*problems, "no link, so no identity"], "paper row")
-        return
-    subject, fields = paper_identity(links)
-    reader.invalid(subject, head.line, problems, f"paper row {title!r}")
-    found = date_in(when)
-    reader.entries.append(
-        Entry(
-            subject=subject, kind=Kind.PAPER, source=Source(reader.file, head.line),
-            title=title, date=found[0] if found and not undated else when,
-            section=reader.section_at(head.line),
-            tags=tuple(alt for c in cells[1:] for alt in c.alts),
-            links=tuple(links), summary=bullets(summary) if summary is not None else "",
-            fields=fields,
-        )
-    )  # fmt: skip
-
-
-def date_problem(value: str) -> str:
-    """Why `value` is not a date (a year and month, or a full date), or "" when it is one."""
-    if not value:
-        return "no date"
-    found = date_in(value)
-    if found and found.valid and is_date_text(value):
-        return ""
-    return f"date {value!r} is not a date"
-
-
-def paper_identity(links: list[Link]) -> tuple[str, dict[str, str]]:
-    """The subject (first valid arXiv ID, else the paper link, else the first link) and
-    the raw identity fields (`arxiv` as written, or `url`)."""
-    for link in links:
-        found = arxiv_id_in_url(link.url)
-        if found is not None:
-            return found.subject, {"arxiv": str(found)}
-    main = next((lk for lk in links if lk.role == "paper"), links[0])
-    return main.subject, {"url": main.url}
-
-
-def bullets(summary: Unit) -> str:
-    """The summary bullets, one per line, as written."""
-    text = summary.cells[0].text
-    lines = (clean(part) for part in text.split("\n"))
-    return "\n".join(line for line in lines if line)
-
-
 # --- offline checks ------------------------------------------------------------------------
 
 
-def bad_arxiv_links(reader: _Reader, units: list[Unit]) -> None:
+def bad_arxiv_links(reader: DocReader, units: list[Unit]) -> None:
     """`arxiv-bad-id` for every arxiv.org paper link whose identifier does not parse."""
     seen: set[tuple[str, int]] = set()
     for anchor in (a for u in units for a in u.all_links()):
@@ -420,54 +267,3 @@ def bad_arxiv_links(reader: _Reader, units: list[Unit]) -> None:
         if found is not None:
             seen.add(key)
             reader.findings.append(found)
-
-
-def reading_check(
-    reader: _Reader, text: str, entries: list[Entry]
-) -> tuple[list[Finding], list[str]]:
-    """`document-unread` for what the text links but no entry holds; a note for IDs that
-    could only be checked as plain links. A document that was not read is never clean."""
-    file = reader.file
-    if not entries:
-        message = "no entries and no links were read from this document"
-        return [reader.context.finding("document-unread", file, Source(file, 1), message)], []
-    # Comments and images are not links: blank them out, keeping the line count.
-    visible = _NOT_LINKS.sub(lambda m: "\n" * m.group(0).count("\n"), text)
-    where = LineCounter(visible)
-    held = {s for e in entries for s in e.subjects()}
-    missed: dict[str, int] = {}
-    for m in _TEXT_ARXIV.finditer(visible):
-        subject = f"arxiv:{m.group(1)}"
-        if subject not in held and arxiv_id_in_url(m.group(0)) is not None:
-            missed.setdefault(subject, where.at(m.start()))
-    for m in _TEXT_REPO.finditer(visible):
-        repo = github_subject(m.group(0))
-        if repo and repo not in held and repo != reader.own_repo:
-            missed.setdefault(repo, where.at(m.start()))
-    findings: list[Finding] = []
-    if missed:
-        lines = sorted(set(missed.values()))
-        message = (
-            "1 linked arXiv ID or repository was not read"
-            if len(missed) == 1
-            else f"{len(missed)} linked arXiv IDs or repositories were not read"
-        )
-        # Which link, on which line: what a maintainer looks for in the document.
-        firsts = sorted(missed.items(), key=lambda item: (item[1], item[0]))
-        shown = "; ".join(f"line {n}: {s}" for s, n in firsts[:20])
-        shown += " …" if len(firsts) > 20 else ""
-        findings.append(reader.context.finding(
-            "document-unread", file, Source(file, lines[0]), message, evidence=shown
-        ))  # fmt: skip
-    notes: list[str] = []
-    plain = {
-        lk.subject for e in entries if e.kind is Kind.LINK
-        for lk in e.links if lk.subject.startswith("arxiv:")
-    }  # fmt: skip
-    plain -= {e.subject for e in entries if e.kind is Kind.PAPER}
-    if len(plain) == 1:
-        notes.append(f"{file}: 1 arXiv ID has no title beside it; it is checked for existence only")
-    elif plain:
-        notes.append(f"{file}: {len(plain)} arXiv IDs have no title beside them; "
-                     "they are checked for existence only")  # fmt: skip
-    return findings, notes

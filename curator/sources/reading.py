@@ -12,7 +12,7 @@ from curator.core.model import Entry
 from curator.sources.formats import is_catalogue
 
 if TYPE_CHECKING:
-    from curator.sources.doc_markdown import InlineParses
+    from curator.sources.doc_parse import InlineParses
 
 
 def entries_of(file: str, text: str, inlines: InlineParses | None = None) -> list[Entry] | None:

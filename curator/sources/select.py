@@ -16,7 +16,7 @@ from curator.textio import git
 from curator.textio.text import MAX_BYTES
 
 if TYPE_CHECKING:
-    from curator.sources.doc_markdown import InlineParses
+    from curator.sources.doc_parse import InlineParses
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class Comparison:
     @cached_property
     def inlines(self) -> InlineParses:
         """The inline parses of the run's documents (made when a document is first read)."""
-        from curator.sources.doc_markdown import InlineParses
+        from curator.sources.doc_parse import InlineParses
 
         return InlineParses()
 

@@ -10,7 +10,7 @@ The inputs are docs/images/review-report.json, the JSON (with its `fixes`) that 
 `pr` mode (`curator check --changed-since BASE --suggest`) wrote for the pull request of
 tests/docs/review_run.py against the loopback doubles, and docs/images/review-pull.json, that
 pull request's files as GitHub lists them (their patches). This script does what `curator
-comment` does with them: `publish.review.place` keeps the suggestions that fit the diff,
+comment` does with them: `publish.review_place.place` keeps the suggestions that fit the diff,
 `review_body` and `review_comment` write the review and its comments, and the sticky comment
 (`publish.comment.read_body` and `prepare`, with the context an Actions run gives) counts the
 suggestions posted. It turns that Markdown into HTML with markdown-it-py as GitHub would
@@ -50,9 +50,10 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 
-from curator.publish import review
+from curator.publish import review, review_place
 from curator.publish.comment import prepare, read_body
-from curator.publish.review import Placement, ReviewResult
+from curator.publish.review import ReviewResult
+from curator.publish.review_place import Placement
 from curator.report import context
 from curator.report.reader import read_saved
 
@@ -154,7 +155,7 @@ def patches(pull: Path = PULL) -> dict[str, str]:
 
 def placement(report: Path = REPORT, pull: Path = PULL) -> Placement:
     """The report's suggestions that `curator comment` posts on this diff, and those left."""
-    return review.place(read_saved(report).fixes or (), patches(pull))
+    return review_place.place(read_saved(report).fixes or (), patches(pull))
 
 
 def comment_markdown(report: Path = REPORT, pull: Path = PULL) -> str:
@@ -173,7 +174,7 @@ def review_shown(report: Path = REPORT, pull: Path = PULL) -> Shown:
     fix = next(f for f in placed.kept if SHOWN_CODE in f.codes)
     item = review.review_comment(fix)
     patch = patches(pull)[item["path"]]
-    head = review.right_lines(patch)
+    head = review_place.right_lines(patch)
     first = item.get("start_line", item["line"])
     replaced = tuple(head[n][1] for n in range(first, item["line"] + 1))
     diff = diff_lines(patch, item["line"])[-DIFF_LINES:]

@@ -13,14 +13,8 @@ import pytest
 from curator.core.errors import UsageError
 from curator.fix.model import FileFix
 from curator.publish.api import GitHubAPI
-from curator.publish.fixpr import (
-    CLOSED,
-    MARKER,
-    check_branch,
-    pr_body,
-    run_fix_pr,
-    writes,
-)
+from curator.publish.fix_branch import check_branch, writes
+from curator.publish.fixpr import CLOSED, MARKER, pr_body, run_fix_pr
 from curator.report.context import RenderContext
 from tests.doubles.github_pulls import FakeGitHubPulls, git_blob_sha
 from tests.publish.world import HEAD, REPO, RIGHT_TITLE, assert_inert, commit, head_fixes, list_repo

@@ -15,20 +15,22 @@ from curator.publish.review import (
     CLEARED,
     COMMENT_MARKER,
     MARKER,
+    SUPERSEDED,
+    comment_body,
+    post_suggestions,
+    review_body,
+)
+from curator.publish.review_place import (
     MOVED,
     NO_OP,
     NOT_CHANGED,
     OFF_DIFF,
     OVER_LIMIT,
     OVERLAP,
-    SUPERSEDED,
     UNCHANGED,
     UNSHOWABLE,
-    comment_body,
     fence,
     place,
-    post_suggestions,
-    review_body,
     right_lines,
 )
 from tests.doubles.github_pulls import FakeGitHubPulls, patch_of

@@ -27,7 +27,8 @@ from curator.core.outcomes import (
     Unverified,
 )
 from curator.net.cache import Cache
-from curator.resolvers.web import MAX_HOPS, WebResolver
+from curator.resolvers.web import WebResolver
+from curator.resolvers.web_fetch import MAX_HOPS
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble
 
@@ -583,7 +584,7 @@ def test_resolve_works_inside_a_running_event_loop(tmp_path: Path, web: WebDoubl
 def test_pinned_https_request_keeps_host_and_sni() -> None:
     import httpx
 
-    from curator.resolvers.web import pinned_request
+    from curator.resolvers.web_fetch import pinned_request
 
     request = pinned_request("HEAD", httpx.URL("https://bücher.example/a?b=1"), "93.184.216.34")
     assert request.url == httpx.URL("https://93.184.216.34/a?b=1")
@@ -594,7 +595,7 @@ def test_pinned_https_request_keeps_host_and_sni() -> None:
 def test_pinned_http_request_to_ipv6_keeps_port() -> None:
     import httpx
 
-    from curator.resolvers.web import pinned_request
+    from curator.resolvers.web_fetch import pinned_request
 
     request = pinned_request("GET", httpx.URL("http://a.test:8080/x"), "2606:4700::1111")
     assert request.url.host == "2606:4700::1111"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.net import cache as cache_module
+from curator.net import cache_file
 from curator.net.cache import Cache
 from curator.scope import memo
 from curator.scope.engine import decide
@@ -69,7 +69,7 @@ def test_a_run_on_a_cache_another_process_holds_waits_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _run("cold.json")
-    monkeypatch.setattr(cache_module, "BUSY_TIMEOUT", 1.0)
+    monkeypatch.setattr(cache_file, "BUSY_TIMEOUT", 1.0)
     other = sqlite3.connect(lst / "cache.sqlite", isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
@@ -80,7 +80,7 @@ def test_a_run_on_a_cache_another_process_holds_waits_once(
         other.execute("ROLLBACK")
         other.close()
     # Before the load stage and the scope stage opened the cache, a held file cost one wait.
-    assert took < 2 * cache_module.BUSY_TIMEOUT, f"{took:.1f} s: one wait per stage"
+    assert took < 2 * cache_file.BUSY_TIMEOUT, f"{took:.1f} s: one wait per stage"
 
 
 def test_a_scorer_weight_no_float_holds_is_an_input_error() -> None:

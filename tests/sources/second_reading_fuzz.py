@@ -11,7 +11,7 @@ import random
 import sys
 from typing import Any
 
-from curator.sources.doc_markdown import InlineParses, parse
+from curator.sources.doc_parse import InlineParses, parse
 from curator.sources.document import DocumentSource
 from curator.sources.reading import entries_of
 

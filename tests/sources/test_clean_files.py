@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from curator.net.cache import SQLITE_HEADER, Cache
+from curator.net.cache import Cache
+from curator.net.cache_file import SQLITE_HEADER
 from curator.sources import yaml_catalog
 from curator.sources.catalog_schema import CleanFiles
 from curator.sources.yaml_catalog import load_file

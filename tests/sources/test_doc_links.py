@@ -18,7 +18,7 @@ from curator.core.outcomes import Found, Moved
 from curator.fix.plan import plan_fixes
 from curator.sources.doc_badges import mismatches
 from curator.sources.doc_local import MAX_COMPARISONS, closest
-from curator.sources.doc_markdown import parse
+from curator.sources.doc_parse import parse
 from curator.sources.doc_targets import Anchors, slug, slugs, walk
 from curator.sources.document import DocumentSource
 from tests.conftest import SAMPLES

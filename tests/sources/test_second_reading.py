@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.sources.doc_markdown import InlineParses, _parser, parse
+from curator.sources.doc_parse import InlineParses, _parser, parse
 from curator.sources.document import DocumentSource
 from curator.sources.reading import entries_of
 from tests.conftest import SAMPLES

@@ -15,7 +15,7 @@ import pytest
 from curator.config.options import Options
 from curator.core.model import Entry
 from curator.run.pipeline import load, select
-from curator.sources.doc_markdown import InlineParses, parse
+from curator.sources.doc_parse import InlineParses, parse
 from curator.sources.reading import entries_of
 from curator.sources.select import Comparison, new_entries
 from tests.unit.test_select_references import _git

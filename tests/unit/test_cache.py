@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from curator.net.cache import SQLITE_HEADER, Cache
+from curator.net.cache import Cache
+from curator.net.cache_file import SQLITE_HEADER
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

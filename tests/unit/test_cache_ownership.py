@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from curator.core.errors import UsageError
-from curator.net import cache as cache_module
-from curator.net.cache import SQLITE_HEADER, Cache
+from curator.net import cache_file
+from curator.net.cache import Cache
+from curator.net.cache_file import SQLITE_HEADER
 
 
 def test_a_folder_named_as_the_cache_is_a_usage_error_and_left_alone(tmp_path: Path) -> None:
@@ -37,7 +38,7 @@ def test_a_locked_cache_is_not_moved_and_keeps_the_other_runs_rows(
     other = sqlite3.connect(str(path), isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     other.execute("INSERT INTO entries VALUES ('arxiv', 'arxiv:2', '{}', '', 0)")
-    monkeypatch.setattr(cache_module, "BUSY_TIMEOUT", 0.2)
+    monkeypatch.setattr(cache_file, "BUSY_TIMEOUT", 0.2)
     try:
         second = Cache(path)
         assert not second.enabled

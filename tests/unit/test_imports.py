@@ -62,3 +62,4 @@ def test_a_pull_request_run_on_a_catalogue_imports_no_document_reader(tmp_path: 
     loaded = _modules(run, tmp_path)
     assert "curator.sources.select" in loaded
     assert "markdown_it" not in loaded and "curator.sources.doc_markdown" not in loaded
+    assert "curator.sources.doc_parse" not in loaded
