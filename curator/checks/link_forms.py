@@ -22,8 +22,8 @@ _FORMS = ("abs", "pdf", "html")
 def link_forms(entries: Iterable[Entry], ctx: CheckContext) -> list[Finding]:
     """`arxiv-link-form` for every arxiv.org paper link of `entries` the rules would write
     otherwise; none when the rules ask for no form."""
-    rules = ctx.rules.get("links")
-    if not isinstance(rules, LinkRules) or not rules.asks_arxiv_form:
+    rules = ctx.links
+    if rules is None or not rules.asks_arxiv_form:
         return []
     findings: list[Finding] = []
     for entry in entries:

@@ -16,14 +16,14 @@ from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unve
 
 def check_links(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:
     """One finding per web link of `entry` that is not simply reachable."""
-    rules = ctx.rules.get("links")
+    rules = ctx.links
     findings: list[Finding] = []
     seen: set[str] = set()
     for link in entry.links:
         if link.service is not Service.WEB or link.subject in seen:
             continue
         seen.add(link.subject)
-        if isinstance(rules, LinkRules) and rules.ignores(link.subject):
+        if rules is not None and rules.ignores(link.subject):
             continue
         outcome = outcomes.get(link.subject)
         finding = _finding(entry, link.role, outcome, ctx) if outcome is not None else None
@@ -36,7 +36,7 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
     """The finding for one link outcome; None when the link is fine."""
     what = f"{role} link" if role else "link"
     subject, source = outcome.subject, entry.source
-    lost = _soft_404(outcome, ctx.rules.get("links"))
+    lost = _soft_404(outcome, ctx.links)
     if lost and isinstance(outcome, Found | Moved):  # a soft 404: no target offered
         return ctx.finding(
             "link-soft-404", subject, source, f"{what} is likely broken: {lost}",
@@ -66,14 +66,14 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
     return None
 
 
-def _soft_404(outcome: Outcome, rules: object) -> str:
+def _soft_404(outcome: Outcome, rules: LinkRules | None) -> str:
     """Why an answered link is likely gone (checks/redirects.py), "" when it is not or when
     a host of its chain is bot-walled: such a host sends robots to a sign-in page while a
     reader's browser gets the page."""
     if not isinstance(outcome, Found | Moved):
         return ""
     urls = hop_urls(outcome.meta)
-    if isinstance(rules, LinkRules) and any(
+    if rules is not None and any(
         rules.is_bot_walled((urlsplit(url).hostname or "").lower()) for url in urls
     ):
         return ""

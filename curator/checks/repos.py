@@ -2,7 +2,7 @@
 
 `check_repo` is pure: it reads the GitHub outcomes the resolver produced for every
 `github:` subject of the entry (a project's repository, a paper's `code`) and the rules in
-`ctx.rules["projects"]`.
+`ctx.projects`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ from curator.core.subjects import is_repo, subject_id
 
 def check_repo(entry: Entry, outcomes: Mapping[str, Outcome], ctx: CheckContext) -> list[Finding]:
     """Findings for every GitHub repository the entry links (none when GitHub was skipped)."""
-    rules = ctx.rules.get("projects", ProjectRules())
-    if not isinstance(rules, ProjectRules):
-        rules = ProjectRules()
+    rules = ctx.projects if ctx.projects is not None else ProjectRules()
     findings: list[Finding] = []
     for subject in entry.subjects():
         outcome = outcomes.get(subject)

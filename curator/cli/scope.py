@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,10 +13,12 @@ from curator.lab.crosslist import Listed
 from curator.presets import PRESET_HELP
 
 if TYPE_CHECKING:
+    from curator.config.links import LinkRules
     from curator.config.options import Options
     from curator.core.model import Entry
     from curator.core.outcomes import Outcome
     from curator.net.cache import Cache
+    from curator.run.rules import Rules
     from curator.scope.explain_list import Asked
     from curator.scope.records import Record
     from curator.scope.relevance import Relevance
@@ -49,7 +51,7 @@ def run_explain(args: argparse.Namespace) -> int:
     from curator.console.terminal import fit, terminal_width
     from curator.core.model import Entry, Kind, Source
     from curator.core.normalize import link_for, parse_arxiv_id
-    from curator.run.rules import load_rules
+    from curator.run.rules import read_rules_folder
     from curator.scope.explain import explain
     from curator.scope.stage import paper_text
 
@@ -57,12 +59,12 @@ def run_explain(args: argparse.Namespace) -> int:
     if parsed is None:
         raise UsageError(f"{args.arxiv_id!r} is not a valid arXiv identifier")
     options = options_from(args)
-    rules = load_rules(options)
-    if "scope" not in rules:
+    rules = read_rules_folder(options)
+    if rules.scope is None:
         # No policy: the list's own papers are its scope, as `check` weighs a pull request.
         return _explain_against_list(args, options, rules, parsed.subject, parsed.base)
     # Without the official title and abstract (a note says so) the trail decides on nothing.
-    outcome = _resolved(parsed.subject, parsed.base, options, rules, None)
+    outcome = _resolved(parsed.subject, parsed.base, options, rules.links, None)
     link = link_for("paper", f"https://arxiv.org/abs/{parsed.base}")
     entry = Entry(parsed.subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
     paper = paper_text(entry, outcome)
@@ -70,11 +72,13 @@ def run_explain(args: argparse.Namespace) -> int:
 
     # The decisions file, the screening records and the inline markers of the list's files
     # (when the list can be read: the policy's trail does not need it otherwise).
-    recorded = recorded_decisions(options, rules, _list_files(options)).get(parsed.subject)
+    recorded = recorded_decisions(options, rules.scope_decisions, _list_files(options)).get(
+        parsed.subject
+    )
     trail = explain(
         parsed.subject,
         paper,
-        rules["scope"],
+        rules.scope,
         lang=args.lang,
         verbose=args.verbose,
         recorded=recorded,
@@ -102,7 +106,7 @@ def _resolved(
     subject: str,
     base: str,
     options: Options,
-    rules: Mapping[str, Any],
+    links: LinkRules | None,
     cache: Cache | None,
     note: bool = True,
 ) -> Outcome | None:
@@ -118,14 +122,14 @@ def _resolved(
         return None
     link = link_for("paper", f"https://arxiv.org/abs/{base}")
     entry = Entry(subject, Kind.PAPER, Source("<command line>", 1), links=(link,))
-    outcome = resolve([entry], options, rules, cache).outcomes.get(subject)
+    outcome = resolve([entry], options, links, cache).outcomes.get(subject)
     if note and isinstance(outcome, Unverified):
         print(f"note: arXiv could not be asked ({inert(outcome.reason)}); no official metadata")
     return outcome
 
 
 def _explain_against_list(
-    args: argparse.Namespace, options: Options, rules: Mapping[str, Any], subject: str, base: str
+    args: argparse.Namespace, options: Options, rules: Rules, subject: str, base: str
 ) -> int:
     """A list without a scope policy: the paper against the list's own papers, with the model
     and verdict `check` uses in a pull request (the asked paper left out of it)."""
@@ -144,11 +148,13 @@ def _explain_against_list(
     records = screening_records(options)
     cache = open_cache(options)
     try:
-        asked, entries, rel, listed = _against_list(subject, base, options, rules, records, cache)
+        asked, entries, rel, listed = _against_list(
+            subject, base, options, rules.links, records, cache
+        )
     finally:
         cache.close()
     files = (e.source.file for e in entries)
-    recorded = recorded_decisions(options, rules, files, records).get(subject)
+    recorded = recorded_decisions(options, rules.scope_decisions, files, records).get(subject)
     trail = explain_against_list(asked, rel, listed, recorded, args.lang, args.verbose)
     sys.stdout.write(fit(trail, terminal_width(sys.stdout)) + "\n")
     return 0
@@ -158,7 +164,7 @@ def _against_list(
     subject: str,
     base: str,
     options: Options,
-    rules: Mapping[str, Any],
+    links: LinkRules | None,
     records: Sequence[Record] | None,
     cache: Cache,
 ) -> tuple[Asked, tuple[Entry, ...], Relevance | None, int]:
@@ -175,7 +181,7 @@ def _against_list(
 
     entries = load(options.paths, CheckContext(options), cache).entries
     # The trail says when arXiv could not be asked, and why.
-    outcome = _resolved(subject, base, options, rules, cache, note=False)
+    outcome = _resolved(subject, base, options, links, cache, note=False)
     papers = [e for e in entries if e.kind is Kind.PAPER]
     held = next((e for e in papers if e.subject == subject), None)
     others = [e for e in papers if e.subject != subject]

@@ -4,7 +4,7 @@ The guard's allow-list (`LinkRules.allow`) is never read from the file: it comes
 CURATOR_GUARD_ALLOW in the environment (`with_trusted_allow`).
 
 Loaded once per run with `load_link_rules`; the result goes to the WebResolver and into
-`CheckContext.rules["links"]`. A key left out of the file keeps its default.
+`CheckContext.links`. A key left out of the file keeps its default.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The rules of repository checks (rules/projects.yaml): licence, archived, staleness, stars.
 
 Loaded once per run with `load_project_rules`; the result goes into
-`CheckContext.rules["projects"]`. A key left out of the file keeps its default.
+`CheckContext.projects`. A key left out of the file keeps its default.
 """
 
 from __future__ import annotations

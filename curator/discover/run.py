@@ -75,15 +75,15 @@ def discover(options: Options, request: Request, now: datetime | None = None) ->
     With a scope policy, the entry gate's words are asked and the policy screens; without
     one, the list's own words and categories are asked and its relevance screens."""
     from curator.run.pipeline import load
-    from curator.run.rules import load_rules
+    from curator.run.rules import read_rules_folder
 
     moment = now or datetime.now(UTC)
-    rules = load_rules(options).get("scope")
+    rules = read_rules_folder(options).scope
     entries = load(options.paths).entries
     listed = sc.listed_from(entries)
     cache = Cache(None if options.no_cache else options.resolved_cache_path())
     try:
-        if isinstance(rules, ScopeRules):
+        if rules is not None:
             asked = replace(request, categories=request.categories or win.DEFAULT_CATEGORIES)
             return _run(options, asked, moment, _Screener(gate_words(rules), rules), listed, cache)
         screener, categories = _relevance(options, entries, cache)

@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from curator.config.links import LinkRules
 from curator.config.options import Options
 from curator.core.model import Service
 from curator.core.outcomes import Counter, NotFound, Outcome
@@ -41,9 +42,10 @@ class CachedResolver(ABC):
 
     @classmethod
     def build(
-        cls, options: Options, cache: Cache, counter: Counter, rules: Mapping[str, Any]
+        cls, options: Options, cache: Cache, counter: Counter, links: LinkRules | None
     ) -> CachedResolver:
-        """The resolver of one run; `rules` are the run's loaded rules files (by key)."""
+        """The resolver of one run; `links` are the run's link rules (None when the web is
+        skipped), the only rules a resolver reads."""
         return cls(options, cache, counter)
 
     @property

@@ -52,10 +52,12 @@ class WebResolver(CachedResolver):
 
     @classmethod
     def build(
-        cls, options: Options, cache: Cache, counter: Counter, rules: Mapping[str, Any]
+        cls, options: Options, cache: Cache, counter: Counter, links: LinkRules | None
     ) -> CachedResolver:
-        """The web resolver reads rules/links.yaml (bot walls, ignores, protected domains)."""
-        return cls(options, cache, counter, rules["links"])
+        """The web resolver reads rules/links.yaml (bot walls, ignores, protected domains);
+        it is built only when the web is checked, so the rules were read."""
+        assert links is not None, "the web resolver is built only when links.yaml was read"
+        return cls(options, cache, counter, links)
 
     @property
     def ttl(self) -> float:

@@ -12,6 +12,7 @@ from curator.core.model import Entry, EntryResult, Finding, Kind, Service
 from curator.core.outcomes import Outcome
 from curator.core.subjects import is_paper
 from curator.run.registries import CHECKS
+from curator.run.rules import Rules
 from curator.run.selection import Selection
 from curator.sources.interface import Loaded
 
@@ -36,7 +37,10 @@ def run_checks(
 
 
 def recorded_decisions(
-    entries: Sequence[Entry], ctx: CheckContext, records: Sequence[Record] | None
+    entries: Sequence[Entry],
+    ctx: CheckContext,
+    rules: Rules,
+    records: Sequence[Record] | None,
 ) -> Mapping[str, Recorded]:
     """The maintainers' recorded scope decisions by subject, read where the rules are (the
     base in a pull request); none when the scope check is skipped or no paper is chosen."""
@@ -44,13 +48,14 @@ def recorded_decisions(
         return {}
     from curator.scope.recorded import recorded_decisions as read
 
-    return read(ctx.options, ctx.rules, (e.source.file for e in entries), records)
+    return read(ctx.options, rules.scope_decisions, (e.source.file for e in entries), records)
 
 
 def scope(
     entries: Sequence[Entry],
     outcomes: Mapping[str, Outcome],
     ctx: CheckContext,
+    rules: Rules,
     cache: Cache,
     recorded: Mapping[str, Recorded] | None = None,
 ) -> tuple[list[EntryResult], list[Finding]]:
@@ -59,22 +64,23 @@ def scope(
     `recorded`: the maintainers' decisions by subject, which settle their entries."""
     from curator.scope.stage import apply_scope, papers_to_decide, scope_rules
 
-    rules = scope_rules(ctx)
-    papers = papers_to_decide(entries, outcomes, ctx)
-    if rules is None or not papers:
+    policy = scope_rules(rules.scope, ctx)
+    papers = papers_to_decide(entries, outcomes, ctx, policy)
+    if policy is None or not papers:
         return apply_scope(entries, outcomes, ctx)
     from curator.scope.memo import DecisionMemo, decide_all, engine_digest
 
     engine = engine_digest()
-    memo = DecisionMemo(cache, rules, engine) if cache.enabled and engine else None
-    decided = decide_all(papers, rules, memo)
-    return apply_scope(entries, outcomes, ctx, decided, recorded)
+    memo = DecisionMemo(cache, policy, engine) if cache.enabled and engine else None
+    decided = decide_all(papers, policy, memo)
+    return apply_scope(entries, outcomes, ctx, decided, recorded, policy=policy)
 
 
 def check_screening_records(
     entries: Sequence[Entry],
     outcomes: Mapping[str, Outcome],
     ctx: CheckContext,
+    rules: Rules,
     records: Sequence[Record] | None,
 ) -> list[Finding]:
     """`record-*` findings when the list keeps screening records (pure)."""
@@ -89,7 +95,7 @@ def check_screening_records(
         {e.subject: paper_text(e, outcomes.get(e.subject)) for e in papers},
         sources={e.subject: e.source for e in papers},
         context=ctx,
-        rules=ctx.rules.get("scope"),
+        rules=rules.scope,
     )
     if ctx.options.changed_since:
         chosen = {e.subject for e in entries}

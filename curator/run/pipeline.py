@@ -44,7 +44,7 @@ from curator.run.resolve import (
     resolve,
     wanted,
 )
-from curator.run.rules import load_rules, scope_not_checked
+from curator.run.rules import read_rules_folder, scope_not_checked
 from curator.run.selection import Selection, select
 from curator.sources.select import Comparison
 
@@ -93,8 +93,10 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     selection = select(loaded, options, comparison)
     del comparison  # the tokens its readings shared are not needed past the select stage
     chosen = selection.entries
-    rules = load_rules(options)
-    ctx = replace(ctx, rules=rules, listings=listings(loaded.entries))
+    rules = read_rules_folder(options)
+    ctx = replace(
+        ctx, links=rules.links, projects=rules.projects, listings=listings(loaded.entries)
+    )
     settings_changed = config_changes(ctx)
     chinese = load([options.zh], ctx) if options.zh else None
     records = screening_records(options)
@@ -104,10 +106,10 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
         f for f in (*loaded.findings, *duplicates(loaded.entries, ctx)) if selection.keeps(f)
     ]
     offline += link_forms(chosen, ctx)
-    resolved = resolve(chosen, options, rules, cache)
+    resolved = resolve(chosen, options, rules.links, cache)
     findings = offline + run_checks(chosen, resolved.outcomes, ctx)
-    recorded = recorded_decisions(chosen, ctx, records)
-    results, scope_findings = scope(chosen, resolved.outcomes, ctx, cache, recorded)
+    recorded = recorded_decisions(chosen, ctx, rules, records)
+    results, scope_findings = scope(chosen, resolved.outcomes, ctx, rules, cache, recorded)
     from curator.scope.recorded import trusted_records
     from curator.scope.relevant import relevance
 
@@ -115,9 +117,17 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     skip = options.skips(Service.SCOPE) or not chosen
     teaching = records if skip else trusted_records(options, records)
     results, scope_findings = relevance(
-        loaded.entries, results, scope_findings, resolved.outcomes, ctx, cache, teaching, recorded
+        loaded.entries,
+        results,
+        scope_findings,
+        resolved.outcomes,
+        ctx,
+        cache,
+        teaching,
+        recorded,
+        has_policy=rules.scope is not None,
     )
-    scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, records)
+    scope_findings += check_screening_records(chosen, resolved.outcomes, ctx, rules, records)
     findings += translations(loaded, chinese, selection, ctx)
     findings += settings_changed
     # What the cache said (a corrupt file set aside, a failed write), once.
@@ -125,7 +135,7 @@ def _check(options: Options, now: Callable[[], datetime] | None, cache: Cache) -
     notes += [*resolved.notes, *cache.warnings]
     notes = list(dict.fromkeys(notes))
     # A pull request's papers are weighed against the list even without a policy.
-    if "scope" not in rules and not options.skips(Service.SCOPE) and not options.changed_since:
+    if rules.scope is None and not options.skips(Service.SCOPE) and not options.changed_since:
         notes.append(scope_not_checked(options))
     if options.changed_since:
         notes.insert(

@@ -7,10 +7,11 @@ fast)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from curator.checks.interface import Check, CheckContext
+from curator.config.links import LinkRules
 from curator.config.options import Options
 from curator.core.model import Service
 from curator.core.outcomes import Counter
@@ -28,7 +29,7 @@ class ResolverClass(Protocol):
     """What the resolver registry holds: a CachedResolver class, or a stand-in for one."""
 
     def build(
-        self, options: Options, cache: Cache, counter: Counter, rules: Mapping[str, Any]
+        self, options: Options, cache: Cache, counter: Counter, links: LinkRules | None
     ) -> CachedResolver:
         """The resolver of one run (CachedResolver.build)."""
         ...

@@ -4,12 +4,13 @@ the run's cache, which is opened here the one way every stage opens it."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from curator.config.links import LinkRules
 from curator.config.options import Options
 from curator.console import progress
 from curator.core.model import Entry, Service
@@ -45,10 +46,11 @@ def wanted(entries: Iterable[Entry], options: Options) -> dict[Service, list[str
 def resolve(
     entries: Sequence[Entry],
     options: Options,
-    rules: Mapping[str, Any],
+    links: LinkRules | None,
     cache: Cache | None = None,
 ) -> Resolved:
-    """Ask every service (concurrently, one thread each) about the subjects it handles,
+    """Ask every service (concurrently, one thread each) about the subjects it handles
+    (`links`: the run's link rules, which the web resolver reads),
     through the run's `cache` (opened here when none is given)."""
     result = Resolved()
     subjects = wanted(entries, options)
@@ -58,7 +60,7 @@ def resolve(
     cache = cache if cache is not None else open_cache(options)
     totals = {s: len(v) for s, v in subjects.items()}
     try:
-        resolvers = {s: RESOLVERS[s].build(options, cache, result.counter, rules) for s in subjects}
+        resolvers = {s: RESOLVERS[s].build(options, cache, result.counter, links) for s in subjects}
         with (
             progress.show(totals, result.counter, offline=options.offline) as shown,
             ThreadPoolExecutor(len(resolvers)) as pool,

@@ -12,22 +12,41 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from curator.config.config_files import ConfigFiles, WorkingTree, config_files
-from curator.config.links import parse_link_rules, with_trusted_allow
+from curator.config.links import LinkRules, parse_link_rules, with_trusted_allow
 from curator.config.options import Options
-from curator.config.projects import parse_project_rules
+from curator.config.projects import ProjectRules, parse_project_rules
 from curator.core.errors import UsageError
 from curator.core.model import Service
 from curator.presets import ALIASES, SCOPE_PRESETS
 from curator.textio import json_text
 
+if TYPE_CHECKING:
+    from curator.scope.decided import Recorded
+    from curator.scope.rules import ScopeRules
+
 #: The files of a rules folder, besides the scorer scope.yaml names.
 RULE_FILES = ("projects.yaml", "links.yaml", "scope.yaml", "scope-decisions.yaml")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of one run, one attribute per rules file. A service the run skips has None
+    (no decisions for a skipped scope); `scope` is also None when the folder has no scope.yaml
+    and no preset is named. Lower layers receive only their part: the check context the link
+    and project rules, the web resolver the link rules, the scope stage its policy."""
+
+    projects: ProjectRules | None = None
+    links: LinkRules | None = None
+    scope: ScopeRules | None = None
+    #: rules/scope-decisions.yaml: the maintainers' decisions by subject.
+    scope_decisions: Mapping[str, Recorded] = field(default_factory=dict)
 
 
 def rules_folder(options: Options) -> Path:
@@ -72,7 +91,7 @@ def _inside(path: Path, root: Path) -> str | None:
     return "" if rel == os.curdir else Path(rel).as_posix()
 
 
-def load_scope_preset(name: str) -> Any:
+def load_scope_preset(name: str) -> ScopeRules:
     """The shipped scope policy `name`; UsageError naming the presets for another name."""
     from curator.scope.rules import parse_rules
 
@@ -106,33 +125,32 @@ def scope_not_checked(options: Options) -> str:
     )
 
 
-def load_rules(options: Options) -> dict[str, Any]:
-    """The rules of the services in use, by key (`projects`, `links`, `scope`); a missing file
+def read_rules_folder(options: Options) -> Rules:
+    """The rules of the services in use, read from this run's rules folder; a missing file
     means the defaults (for scope: the named preset, if any, else no scope check)."""
     files, folder = rules_place(options)
     files.prefetch(posixpath.join(folder, name) for name in RULE_FILES)
-    rules: dict[str, Any] = {}
+    projects = links = scope = None
+    decisions: Mapping[str, Recorded] = {}
     if not options.skips(Service.GITHUB):
         name = posixpath.join(folder, "projects.yaml")
-        rules["projects"] = parse_project_rules(files.read(name), files.display(name))
+        projects = parse_project_rules(files.read(name), files.display(name))
     if not options.skips(Service.WEB):
         name = posixpath.join(folder, "links.yaml")
-        links = parse_link_rules(files.read(name), files.display(name))
-        rules["links"] = with_trusted_allow(links, options.guard_allow)
+        parsed = parse_link_rules(files.read(name), files.display(name))
+        links = with_trusted_allow(parsed, options.guard_allow)
     if not options.skips(Service.SCOPE):
         scope = _scope_rules(files, folder)
         from curator.scope.decided import DECISIONS_FILE, parse_decisions
 
         name = posixpath.join(folder, DECISIONS_FILE)
-        rules["scope-decisions"] = parse_decisions(files.read(name), files.display(name))
-        if scope is not None:
-            rules["scope"] = scope
-        elif options.scope_preset:
-            rules["scope"] = load_scope_preset(options.scope_preset)
-    return rules
+        decisions = parse_decisions(files.read(name), files.display(name))
+        if scope is None and options.scope_preset:
+            scope = load_scope_preset(options.scope_preset)
+    return Rules(projects, links, scope, decisions)
 
 
-def _scope_rules(files: ConfigFiles, folder: str) -> Any:
+def _scope_rules(files: ConfigFiles, folder: str) -> ScopeRules | None:
     """The folder's scope policy with its learned scorer, or None."""
     from curator.scope.rules import read_rules
 

@@ -13,7 +13,7 @@ import os
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from curator.config.config_files import ConfigFiles, config_files
 from curator.config.options import Options
@@ -26,15 +26,14 @@ if TYPE_CHECKING:
 
 def recorded_decisions(
     options: Options,
-    rules: Mapping[str, Any],
+    own: Mapping[str, Recorded],
     list_files: Iterable[str],
     records: Sequence[Record] | None = None,
 ) -> dict[str, Recorded]:
-    """The decisions file (loaded with the rules), then the screening records' includes,
+    """The decisions file (`own`: loaded with the rules), then the screening records' includes,
     then the inline markers of the list's files, by subject. `records`: the working tree's
     screening records when the run has read them already (used outside pull-request mode)."""
     files = config_files(Path(options.root), options.changed_since)
-    own: Mapping[str, Recorded] = rules.get("scope-decisions") or {}
     if records is not None and not options.changed_since:
         screened = _included(records)
     else:

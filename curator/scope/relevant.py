@@ -55,12 +55,14 @@ def relevance(
     cache: Cache,
     records: Sequence[Record] | None = None,
     recorded: Mapping[str, Recorded] | None = None,
+    *,
+    has_policy: bool = False,
 ) -> tuple[list[EntryResult], list[Finding]]:
     """The scope stage's results and findings with the pull request's papers scored.
     `recorded`: the maintainers' decisions by subject; a decided paper gets the decision, not
-    the model's verdict (with a policy the scope stage has already settled it)."""
+    the model's verdict (with a policy the scope stage has already settled it). `has_policy`:
+    the run has a scope policy (rules/scope.yaml or a preset)."""
     chosen = {r.entry.subject for r in results if r.entry.kind is Kind.PAPER}
-    has_policy = ctx.rules.get("scope") is not None
     # With a policy, only the papers it has a scope finding for gain evidence.
     wanted = {f.subject for f in findings if f.code.startswith("scope-")} if has_policy else chosen
     if not ctx.options.changed_since or ctx.options.skips(Service.SCOPE) or not wanted & chosen:

@@ -35,19 +35,21 @@ def paper_text(entry: Entry, outcome: Outcome | None) -> PaperText:
     )
 
 
-def scope_rules(ctx: CheckContext) -> ScopeRules | None:
+def scope_rules(rules: ScopeRules | None, ctx: CheckContext) -> ScopeRules | None:
     """The run's scope rules, or None when it has none or `--skip scope` was given."""
-    rules = ctx.rules.get("scope")
-    if not isinstance(rules, ScopeRules) or ctx.options.skips(Service.SCOPE):
+    if rules is None or ctx.options.skips(Service.SCOPE):
         return None
     return rules
 
 
 def papers_to_decide(
-    entries: Sequence[Entry], outcomes: Mapping[str, Outcome], ctx: CheckContext
+    entries: Sequence[Entry],
+    outcomes: Mapping[str, Outcome],
+    ctx: CheckContext,
+    rules: ScopeRules | None,
 ) -> list[PaperText]:
     """The texts the stage will decide on, once each (none when scope is not checked)."""
-    if scope_rules(ctx) is None:
+    if scope_rules(rules, ctx) is None:
         return []
     texts = (paper_text(e, outcomes.get(e.subject)) for e in entries if judged(e, outcomes))
     return list(dict.fromkeys(texts))
@@ -70,10 +72,13 @@ def apply_scope(
     ctx: CheckContext,
     decided: Mapping[PaperText, Decision] | None = None,
     recorded: Mapping[str, Recorded] | None = None,
+    *,
+    policy: ScopeRules | None = None,
 ) -> tuple[list[EntryResult], list[Finding]]:
-    """Entry results with metadata and, for papers, the scope verdict and its finding;
-    `recorded`: the maintainers' decisions by subject, which settle their entries."""
-    rules = scope_rules(ctx)
+    """Entry results with metadata and, for papers, the scope verdict and its finding under
+    the run's `policy` (none: no verdicts); `recorded`: the maintainers' decisions by
+    subject, which settle their entries."""
+    rules = scope_rules(policy, ctx)
     results: list[EntryResult] = []
     findings: list[Finding] = []
     for entry in entries:

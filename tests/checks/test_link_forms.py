@@ -49,8 +49,8 @@ def entry(*urls: str) -> Entry:
 def test_off_by_default_and_on_when_the_rules_ask() -> None:
     listed = [entry("https://arxiv.org/pdf/2310.08560v2")]
     assert link_forms(listed, CheckContext()) == []
-    assert link_forms(listed, CheckContext(rules={"links": LinkRules()})) == []
-    (found,) = link_forms(listed, CheckContext(rules={"links": BOTH}))
+    assert link_forms(listed, CheckContext(links=LinkRules())) == []
+    (found,) = link_forms(listed, CheckContext(links=BOTH))
     assert (found.code, found.severity.value, found.subject) == (
         "arxiv-link-form", "warning", "arxiv:2310.08560",
     )  # fmt: skip

@@ -105,7 +105,7 @@ def test_one_finding_per_subject_and_none_without_outcome() -> None:
 
 
 def test_ignored_links_give_nothing() -> None:
-    ctx = CheckContext(rules={"links": LinkRules(ignore_hosts=("example.org",))})
+    ctx = CheckContext(links=LinkRules(ignore_hosts=("example.org",)))
     findings = run(entry(("website", SITE, Service.WEB)), {SITE: NotFound(SITE, "HTTP 404")}, ctx)
     assert findings == []
 
@@ -155,5 +155,5 @@ def test_a_bot_walled_host_sending_curator_to_a_sign_in_page_is_not_judged() -> 
     reader gets the article: no soft 404 is claimed."""
     post = "https://medium.com/@a/memory-for-agents-123"
     chain = {"chain": [[302, post], [200, "https://medium.com/m/signin?redirect=x"]]}
-    ctx = CheckContext(rules={"links": LinkRules()})
+    ctx = CheckContext(links=LinkRules())
     assert run(entry(("blog", post, Service.WEB)), {post: Found(post, chain)}, ctx) == []

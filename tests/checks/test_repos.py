@@ -54,7 +54,7 @@ def paper_with_code(code: str) -> Entry:
 
 
 def run(outcome: Outcome, rules: ProjectRules | None = None, **opts: Any) -> list[tuple[str, str]]:
-    ctx = CheckContext(Options(**opts), NOW, {"projects": rules} if rules else {})
+    ctx = CheckContext(Options(**opts), NOW, projects=rules)
     found = check_repo(project(outcome.subject), {outcome.subject: outcome}, ctx)
     return [(f.code, f.severity.value) for f in found]
 

@@ -35,8 +35,8 @@ def _report(rules: ScopeRules, title: str, abstract: str) -> Report:
     outcome = Found(
         entry.subject, {"title": title, "abstract": abstract, "primary_category": "cs.LG"}
     )
-    ctx = CheckContext(Options(), rules={"scope": rules})
-    results, findings = apply_scope([entry], {entry.subject: outcome}, ctx)
+    ctx = CheckContext(Options())
+    results, findings = apply_scope([entry], {entry.subject: outcome}, ctx, policy=rules)
     return Report(tuple(results), tuple(findings))
 
 

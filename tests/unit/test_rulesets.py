@@ -11,7 +11,7 @@ import pytest
 
 from curator.cli import main
 from curator.config.options import Options
-from curator.run.rules import load_rules, rules_folder
+from curator.run.rules import Rules, read_rules_folder, rules_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = 'section: A\npapers:\n  - {title: "MemGPT", arxiv: "2310.08560", date: "2023-10-12"}\n'
@@ -50,14 +50,43 @@ def test_a_symlinked_rules_folder_leading_outside_is_not_used(repo: Path, tmp_pa
 
 def test_defaults_without_rules_and_scope_only_by_preset(repo: Path) -> None:
     """No rules/: link and repository rules are the shipped defaults, scope is absent."""
-    rules = load_rules(options(repo))
-    assert {"links", "projects"} <= set(rules) and "scope" not in rules
-    preset = load_rules(options(repo, scope_preset="iaar-ai-memory"))["scope"]
+    rules = read_rules_folder(options(repo))
+    assert rules.links is not None and rules.projects is not None and rules.scope is None
+    preset = read_rules_folder(options(repo, scope_preset="iaar-ai-memory")).scope
+    assert preset is not None
     assert preset.path == "scope preset iaar-ai-memory" and preset.gate.id == "gate-memory-word"
     assert preset.scorer is not None  # the preset's learned scorer ships beside it
     # The old name is an alias of the same policy.
-    alias = load_rules(options(repo, scope_preset="llm-memory"))["scope"]
+    alias = read_rules_folder(options(repo, scope_preset="llm-memory")).scope
+    assert alias is not None
     assert alias.path == "scope preset iaar-ai-memory" and alias.gate.hard
+
+
+def test_the_rules_are_one_frozen_value_with_a_typed_part_per_file(repo: Path) -> None:
+    """The loaded rules are a frozen Rules value, one attribute per rules file; a skipped
+    service has none, and the run's loader is not named like the scope-file reader."""
+    import dataclasses
+
+    import curator.run.rules as run_rules
+    from curator.config.links import LinkRules
+    from curator.config.projects import ProjectRules
+    from curator.core.model import Service
+
+    (repo / "rules").mkdir()
+    (repo / "rules" / "scope-decisions.yaml").write_text(
+        "- {id: arxiv:2310.08560, decision: include, by: '@me'}\n"
+    )
+    rules = read_rules_folder(options(repo))
+    assert isinstance(rules, Rules)
+    assert isinstance(rules.links, LinkRules) and isinstance(rules.projects, ProjectRules)
+    assert list(rules.scope_decisions) == ["arxiv:2310.08560"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.scope = None  # type: ignore[misc]
+    skipped = read_rules_folder(
+        options(repo, skip=frozenset({Service.WEB, Service.GITHUB, Service.SCOPE}))
+    )
+    assert skipped == Rules()
+    assert not hasattr(run_rules, "load_rules")
 
 
 def test_the_preset_is_this_lists_policy() -> None:
