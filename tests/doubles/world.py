@@ -8,8 +8,8 @@ list's tree (a plain folder or a git repository) under a temporary path.
 
 `World.start` installs the doubles a test asks for on one `LoopbackServer`, in an order
 where none hides another: arXiv (/api/query), the GitHub resolver double (/repos/, /graphql),
-then at most one double that takes every other path (the GitHub issues/pulls double, or the
-web double). Routes a test registers on the server before `start` (an interposer that
+then at most one double that takes every other path (the GitHub issues double, the pulls
+double, or the web double). Routes a test registers on the server before `start` (an interposer that
 answers first) keep answering first. Domain layers (tests/publish/world.py,
 tests/reliability/world.py, tests/discover/world.py, tests/fix/world.py) add their lists and
 runners on top; none starts a double or builds a repository another way.
@@ -32,6 +32,7 @@ import pytest
 from curator.config.options import Options, build
 from tests.doubles.arxiv import ArxivDouble
 from tests.doubles.github import GithubDouble
+from tests.doubles.github_issues import FakeGitHub
 from tests.doubles.github_pulls import FakeGitHubPulls
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble
@@ -50,6 +51,7 @@ class World:
     server: LoopbackServer
     arxiv: ArxivDouble | None = None
     github: GithubDouble | None = None
+    issues: FakeGitHub | None = None
     pulls: FakeGitHubPulls | None = None
     web: WebDouble | None = None
     token: str = ""
@@ -64,15 +66,18 @@ class World:
         *,
         arxiv: bool | ArxivDouble = False,
         github: bool = False,
-        pulls: bool = False,
+        issues: bool | Mapping[str, Any] = False,
+        pulls: bool | Mapping[str, Any] = False,
         web: bool = False,
         token: str = "",
         cache: str = "cache.sqlite",
     ) -> World:
-        """The doubles asked for, installed on `server` (an ArxivDouble given is installed
-        as it is, papers and all); `token`, when set, is the only one GitHub accepts."""
-        if pulls and web:
-            raise ValueError("the pulls double and the web double both take every path")
+        """The doubles asked for, installed on `server`: an ArxivDouble given is installed
+        as it is, papers and all; `issues` (FakeGitHub) and `pulls` (FakeGitHubPulls) may be
+        the double's settings, e.g. {"user_forbidden": True} for an Actions token; `token`,
+        when set, is the only one the GitHub resolver double accepts."""
+        if sum(bool(x) for x in (issues, pulls, web)) > 1:
+            raise ValueError("the issues, pulls and web doubles each take every path: one only")
         root.mkdir(parents=True, exist_ok=True)
         world = cls(root, server, token=token, cache=cache)
         if arxiv is not False:
@@ -80,8 +85,10 @@ class World:
             world.arxiv.install(server)
         if github:
             world.github = GithubDouble(server, token=token)
+        if issues:
+            world.issues = FakeGitHub(server, **_settings(issues))
         if pulls:
-            world.pulls = FakeGitHubPulls(server)
+            world.pulls = FakeGitHubPulls(server, **_settings(pulls))
         if web:
             world.web = WebDouble(server)
         return world
@@ -101,8 +108,9 @@ class World:
         if self.github is not None:
             env["GITHUB_API_URL"] = self.github.api_url
             env["GITHUB_GRAPHQL_URL"] = self.github.graphql_url
-        if self.pulls is not None:
-            env["GITHUB_API_URL"] = self.pulls.api
+        for rest in (self.issues, self.pulls):
+            if rest is not None:
+                env["GITHUB_API_URL"] = rest.api
         if self.web is not None:
             # The web double is on 127.0.0.1, which the SSRF guard refuses by default.
             env["CURATOR_ALLOW_PRIVATE_HOSTS"] = "1"
@@ -137,6 +145,11 @@ class World:
         if not (self.root / ".git").exists():
             git(self.root, "init", "-q", "-b", "main")
         return commit(self.root, files, message)
+
+
+def _settings(asked: bool | Mapping[str, Any]) -> dict[str, Any]:
+    """A double's settings: none when it is only asked for."""
+    return {} if isinstance(asked, bool) else dict(asked)
 
 
 def place(path: Path, source: str | bytes | Path) -> Path:
