@@ -45,7 +45,8 @@ _AUTHOR = ("-c", "user.name=t", "-c", "user.email=t@example.org")
 class World:
     """A temporary tree and the doubles started for it on one loopback server.
 
-    A double not asked for is None. `cache` names the SQLite cache file inside `root`."""
+    A double not asked for is None. `cache` names the SQLite cache file inside `root`
+    ("" keeps the test's own)."""
 
     root: Path
     server: LoopbackServer
@@ -101,9 +102,10 @@ class World:
 
     def env(self) -> dict[str, str]:
         """The environment that points curator at the started doubles and the cache."""
-        env = {"CURATOR_CACHE": str(self.cache_path)}
+        # No cache named: the one the test has already (conftest's, in tmp_path) stays.
+        env = {"CURATOR_CACHE": str(self.cache_path)} if self.cache else {}
         if self.arxiv is not None:
-            env["CURATOR_ARXIV_API_URL"] = self.server.url + "/api/query"
+            env["CURATOR_ARXIV_API_URL"] = self.arxiv_url
             env["CURATOR_ARXIV_DELAY"] = "0"
         if self.github is not None:
             env["GITHUB_API_URL"] = self.github.api_url
@@ -118,14 +120,23 @@ class World:
             env["GITHUB_TOKEN"] = self.token
         return {**env, **self.extra_env}
 
-    def enter(self, monkeypatch: pytest.MonkeyPatch) -> World:
-        """Set `env()` for the test (and no GITHUB_REPOSITORY of the machine's), and work
-        in `root`."""
+    @property
+    def arxiv_url(self) -> str:
+        """The arXiv double's endpoint (Options.arxiv_api_url)."""
+        assert self.arxiv is not None, "no arXiv double started"
+        return self.server.url + "/api/query"
+
+    def point(self, monkeypatch: pytest.MonkeyPatch) -> World:
+        """Set `env()` for the test."""
         for key, value in self.env().items():
             monkeypatch.setenv(key, value)
+        return self
+
+    def enter(self, monkeypatch: pytest.MonkeyPatch) -> World:
+        """`point`, no GITHUB_REPOSITORY of the machine's, and work in `root`."""
         monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
         monkeypatch.chdir(self.root)
-        return self
+        return self.point(monkeypatch)
 
     def options(self, **values: Any) -> Options:
         """Options as the CLI builds them from `values` (paths relative to `root`) and
