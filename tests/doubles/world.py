@@ -9,8 +9,8 @@ list's tree (a plain folder or a git repository) under a temporary path.
 `World.start` installs the doubles a test asks for on one `LoopbackServer`, in an order
 where none hides another: arXiv (/api/query), the GitHub resolver double (/repos/, /graphql),
 then at most one double that takes every other path (the GitHub issues double, the pulls
-double, or the web double). Routes a test registers on the server before `start` (an interposer that
-answers first) keep answering first. Domain layers (tests/publish/world.py,
+double, or the web double). Routes a test registers on the server before `start` (an
+interposer that answers first) keep answering first. Domain layers (tests/publish/world.py,
 tests/reliability/world.py, tests/discover/world.py, tests/fix/world.py) add their lists and
 runners on top; none starts a double or builds a repository another way.
 
