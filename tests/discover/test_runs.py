@@ -120,6 +120,7 @@ def test_unsettled_days_answered_empty_are_a_note(small: World, loopback: Loopba
     )
 
 
+@pytest.mark.slow
 def test_an_empty_slice_in_the_middle_is_asked_again(
     small: World, loopback: LoopbackServer
 ) -> None:

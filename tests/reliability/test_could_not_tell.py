@@ -66,6 +66,7 @@ def test_discover_empty_feed_over_settled_days(
     )
 
 
+@pytest.mark.slow
 def test_fix_redirect_to_home_sign_in_or_404(
     loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: Record
 ) -> None:
