@@ -13,6 +13,7 @@ from tests.discover.world import World, build_world, write_list
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github_issues import FakeGitHub
 from tests.doubles.server import LoopbackServer
+from tests.doubles.world import World as Built
 
 WINDOW = ["--since", "2026-09-23", "--until", "2026-09-29"]
 
@@ -20,9 +21,8 @@ WINDOW = ["--since", "2026-09-23", "--until", "2026-09-29"]
 @pytest.fixture
 def world(tmp_path: Path, loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> World:
     """The dev-record window; the double's URL in the environment; the list as cwd."""
-    built = build_world(tmp_path)
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", built.arxiv.install(loopback))
-    monkeypatch.chdir(tmp_path)
+    built = build_world(tmp_path, loopback)
+    built.built.enter(monkeypatch)
     return built
 
 
@@ -84,9 +84,8 @@ def test_incomplete_exits_1_and_leaves_the_issue_alone(
 ) -> None:  # fmt: skip
     """arXiv refuses: exit 1, and no issue is opened or edited."""
     double = ArxivDouble(refuse_search="bad query")
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
     write_list(tmp_path, [])
-    monkeypatch.chdir(tmp_path)
+    Built.start(loopback, tmp_path, arxiv=double).enter(monkeypatch)
     with LoopbackServer() as server:
         github = FakeGitHub(server)
         monkeypatch.setenv("GITHUB_API_URL", github.api)
@@ -107,9 +106,8 @@ def test_an_empty_feed_exits_1_and_leaves_the_issue_alone(
         "2609.00001", "Long-term memory for LLM agents", published="2026-09-24T10:00:00Z"
     )
     double.fail("empty")
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
     write_list(tmp_path, [])
-    monkeypatch.chdir(tmp_path)
+    Built.start(loopback, tmp_path, arxiv=double).enter(monkeypatch)
     with LoopbackServer() as server:
         github = FakeGitHub(server)
         monkeypatch.setenv("GITHUB_API_URL", github.api)
@@ -131,9 +129,8 @@ def test_repo_opens_the_window_issue(
     double.papers["2609.00001"] = Paper(
         "2609.00001", "Long-term memory for LLM agents", published="2026-09-24T10:00:00Z"
     )
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
     write_list(tmp_path, [])
-    monkeypatch.chdir(tmp_path)
+    Built.start(loopback, tmp_path, arxiv=double).enter(monkeypatch)
     monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "out.txt"))
     with LoopbackServer() as server:
         github = FakeGitHub(server)

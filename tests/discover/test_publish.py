@@ -24,9 +24,8 @@ LABEL = "curator-discover"
 @pytest.fixture
 def report(tmp_path: Path, loopback: LoopbackServer) -> DiscoverReport:
     """A discover report of the dev-record window."""
-    world: World = build_world(tmp_path)
-    url = world.arxiv.install(loopback)
-    return discover(world.options(url), Request(SINCE, UNTIL), LATER)
+    world: World = build_world(tmp_path, loopback)
+    return discover(world.options(), Request(SINCE, UNTIL), LATER)
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from curator.scope.screen import Group
 from tests.discover.world import LATER
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
+from tests.doubles.world import World
 
 SAMPLE = (
     Path(__file__).resolve().parents[1]
@@ -64,7 +65,7 @@ def test_discover_without_a_policy_asks_the_lists_words_and_groups_by_relevance(
     shutil.copyfile(SAMPLE, tmp_path / "README.md")
     double = ArxivDouble()
     double.papers.update(papers())
-    url = double.install(loopback)
+    url = World.start(loopback, tmp_path, arxiv=double).arxiv_url
     report = discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER)
     assert report.complete and report.requests == 1
     # The list's own words, in the default categories (the cache knows no listed paper).
@@ -88,7 +89,7 @@ def test_a_list_too_small_to_learn_from_is_a_usage_error(
 ) -> None:
     items = [f"- [Agents {i}](https://arxiv.org/abs/2401.{i:05d})" for i in range(MIN_LISTED - 1)]
     (tmp_path / "README.md").write_text("# L\n\n" + "\n".join(items) + "\n", encoding="utf-8")
-    url = ArxivDouble().install(loopback)
+    url = World.start(loopback, tmp_path, arxiv=True).arxiv_url
     with pytest.raises(UsageError, match="too few to learn"):
         discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER)
 

@@ -16,29 +16,27 @@ from curator.discover import render
 from curator.discover.run import DAYS, Request, discover
 from curator.discover.window import SETTLE
 from tests.conftest import SAMPLES
-from tests.discover.world import LATER, SINCE, UNTIL, World, build_world, write_list
+from tests.discover.world import LATER, SINCE, UNTIL, World, build_world, small_world, write_list
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> World:
+def world(tmp_path: Path, loopback: LoopbackServer) -> World:
     """The dev-record window and its list."""
-    return build_world(tmp_path)
+    return build_world(tmp_path, loopback)
 
 
 @pytest.fixture
-def small(tmp_path: Path) -> World:
+def small(tmp_path: Path, loopback: LoopbackServer) -> World:
     """An empty list and an arXiv that knows nothing yet."""
-    write_list(tmp_path, [])
-    return World(tmp_path, ArxivDouble(), [])
+    return small_world(tmp_path, loopback)
 
 
 @pytest.mark.slow
 def test_paging_in_slices_with_the_spacing(world: World, loopback: LoopbackServer) -> None:
     """Slices of 50: one request per slice, start advancing by 50, 0.2 s apart at least."""
-    url = world.arxiv.install(loopback)
-    options = world.options(url, arxiv_delay=0.2)
+    options = world.options(arxiv_delay=0.2)
     report = discover(options, Request(SINCE, UNTIL, size=50), LATER)
     matched = len(report.candidates) + len(report.skipped)
     asked = world.arxiv.searches()
@@ -57,13 +55,12 @@ def _one_paper(world: World, day: date = SINCE, paper_id: str = "2609.00001") ->
 def test_the_empty_window_is_unknown_not_remembered(small: World, loopback: LoopbackServer) -> None:
     """No paper at all over settled days: incomplete, the days named, nothing remembered, and
     the next run asks again (an empty answer is arXiv's glitch as well as an empty window)."""
-    url = small.arxiv.install(loopback)
-    first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    first = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert (first.requests, first.candidates, first.skipped, first.complete) == (1, (), (), False)
     assert first.failure.startswith(
         "arXiv answered no paper at all for 2026-09-23..2026-09-29 (settled days)"
     )
-    second = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    second = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert second.requests == 1 and second.remembered == 0
 
 
@@ -71,11 +68,10 @@ def test_days_without_a_paper_in_an_answer_are_remembered(
     small: World, loopback: LoopbackServer
 ) -> None:
     """An answer with papers settles every day of its window, the days without one too."""
-    url = small.arxiv.install(loopback)
     _one_paper(small)
-    first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    first = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert first.complete and [c.id for c in first.candidates] == ["2609.00001"]
-    second = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    second = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert second.requests == 0 and second.remembered == 7
 
 
@@ -84,15 +80,14 @@ def test_an_empty_feed_is_not_remembered_as_nothing_submitted(
 ) -> None:
     """arXiv's transient glitch (200, a well-formed feed, totalResults 0, no entry) over a
     window that has papers: incomplete, no day kept, the next run finds the paper."""
-    url = small.arxiv.install(loopback)
     _one_paper(small)
     small.arxiv.fail("empty")
-    first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    first = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert not first.complete and first.candidates == () and first.requests == 1
     assert "2026-09-23..2026-09-29 (settled days)" in first.failure
     assert "INCOMPLETE: arXiv answered no paper at all" in render.text(first)
     assert json.loads(render.as_json(first))["complete"] is False
-    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    again = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert again.complete and again.remembered == 0
     assert [c.id for c in again.candidates] == ["2609.00001"]
 
@@ -102,15 +97,14 @@ def test_an_empty_feed_does_not_move_the_next_runs_start(
 ) -> None:
     """The days of an empty answer stay the next run's start, even when a later part of the
     same run was answered (the resume point never passes a day still unknown)."""
-    url = small.arxiv.install(loopback)
     _one_paper(small, date(2026, 9, 26), "2609.00004")
     _one_paper(small, date(2026, 9, 28), "2609.00006")
-    discover(small.options(url), Request(date(2026, 9, 26), date(2026, 9, 26)), LATER)
+    discover(small.options(), Request(date(2026, 9, 26), date(2026, 9, 26)), LATER)
     small.arxiv.fail("empty")  # 23..25 glitches; 27..29 is answered
-    glitch = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    glitch = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert [w.label for w in glitch.asked] == ["2026-09-23..2026-09-25", "2026-09-27..2026-09-29"]
     assert not glitch.complete and "2026-09-23..2026-09-25 (settled days)" in glitch.failure
-    nxt = discover(small.options(url), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC))
+    nxt = discover(small.options(), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC))
     assert nxt.window.since == SINCE
     assert [w.label for w in nxt.asked] == ["2026-09-23..2026-09-25", "2026-09-30..2026-10-06"]
 
@@ -118,53 +112,50 @@ def test_an_empty_feed_does_not_move_the_next_runs_start(
 def test_unsettled_days_answered_empty_are_a_note(small: World, loopback: LoopbackServer) -> None:
     """Days arXiv may not have announced yet: nothing listed is plausible, said as a note,
     and nothing is remembered either way."""
-    url = small.arxiv.install(loopback)
     soon = datetime(2026, 9, 30, 12, 0, tzinfo=UTC)
-    report = discover(small.options(url), Request(date(2026, 9, 27), UNTIL), soon)
+    report = discover(small.options(), Request(date(2026, 9, 27), UNTIL), soon)
     assert report.complete and report.notes == (
         "arXiv answered no paper for 2026-09-27..2026-09-29 (days not settled yet): asked "
         "again by the next run",
     )
 
 
+@pytest.mark.slow
 def test_an_empty_slice_in_the_middle_is_asked_again(
     small: World, loopback: LoopbackServer
 ) -> None:
     """A later slice sent empty although arXiv counted more results is the glitch too: asked
     again (the first slices are not all of the window); when it stays empty, the run is
     incomplete and nothing is remembered."""
-    url = small.arxiv.install(loopback)
     for n in range(12):
         _one_paper(small, SINCE, f"2609.000{n:02d}")
     small.arxiv.fail("slow:0", "empty")
-    report = discover(small.options(url), Request(SINCE, UNTIL, size=5), LATER)
+    report = discover(small.options(), Request(SINCE, UNTIL, size=5), LATER)
     assert report.complete and len(report.candidates) == 12 and report.requests == 4
     small.arxiv.fail("slow:0", *["empty"] * 5)
-    cut = discover(small.options(url, no_cache=True), Request(SINCE, UNTIL, size=5), LATER)
+    cut = discover(small.options(no_cache=True), Request(SINCE, UNTIL, size=5), LATER)
     assert not cut.complete and cut.candidates == ()
     assert cut.failure == "arXiv unavailable: arXiv sent no result from 5 of the 12 it counted"
 
 
 def test_an_outage_is_not_remembered(small: World, loopback: LoopbackServer) -> None:
     """Five 503s: arXiv unavailable, every attempt counted, the window asked again later."""
-    url = small.arxiv.install(loopback)
     small.arxiv.papers["2609.00001"] = Paper("2609.00001", "Memory", published=f"{SINCE}T01:00:00Z")
     small.arxiv.fail(*["503:0"] * 5)
-    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    report = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert report.failure.startswith("arXiv unavailable") and report.candidates == ()
     assert report.requests == 5
-    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    again = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert again.complete and [c.id for c in again.candidates] == ["2609.00001"]
 
 
 def test_offline_without_the_window_in_the_cache(small: World, loopback: LoopbackServer) -> None:
     """--offline never asks: an unknown window is incomplete, a remembered one is answered."""
-    url = small.arxiv.install(loopback)
     _one_paper(small)
-    report = discover(small.options(url, offline=True), Request(SINCE, UNTIL), LATER)
+    report = discover(small.options(offline=True), Request(SINCE, UNTIL), LATER)
     assert not report.complete and report.requests == 0 and not small.arxiv.requests()
-    discover(small.options(url), Request(SINCE, UNTIL), LATER)
-    cached = discover(small.options(url, offline=True), Request(SINCE, UNTIL), LATER)
+    discover(small.options(), Request(SINCE, UNTIL), LATER)
+    cached = discover(small.options(offline=True), Request(SINCE, UNTIL), LATER)
     assert cached.complete and cached.requests == 0
 
 
@@ -179,17 +170,16 @@ def _revise(double: ArxivDouble, paper_id: str) -> None:
 
 def test_a_paper_revised_between_runs(small: World, loopback: LoopbackServer) -> None:
     """Unsettled days are asked again: the revision replaces v1, its draft hash follows."""
-    url = small.arxiv.install(loopback)
     small.arxiv.papers["2609.00007"] = Paper(
         "2609.00007", "Episodic memory for agents", published="2026-09-28T08:00:00Z"
     )
     soon = datetime(2026, 9, 30, 12, 0, tzinfo=UTC)
-    first = discover(small.options(url), Request(SINCE, UNTIL), soon)
+    first = discover(small.options(), Request(SINCE, UNTIL), soon)
     assert [c.meta["version"] for c in first.candidates] == [1]
     assert first.remembered == 0
     _revise(small.arxiv, "2609.00007")
     later = datetime.combine(UNTIL, datetime.min.time(), UTC) + SETTLE * 3
-    second = discover(small.options(url), Request(SINCE, UNTIL), later)
+    second = discover(small.options(), Request(SINCE, UNTIL), later)
     assert second.remembered == 3  # 23-25 settled at the first run; 26-29 asked again
     last = small.arxiv.searches()[-1].query["search_query"][0]
     assert "submittedDate:[202609260000 TO 202609292359]" in last
@@ -200,17 +190,16 @@ def test_a_paper_revised_between_runs(small: World, loopback: LoopbackServer) ->
     assert draft["title"] == "A renamed memory paper"
     expected = hashlib.sha256(draft["abstract"].encode("utf-8")).hexdigest()
     assert draft["source_sha256"] == expected and "Version two" in draft["abstract"]
-    third = discover(small.options(url), Request(SINCE, UNTIL), later)
+    third = discover(small.options(), Request(SINCE, UNTIL), later)
     assert third.requests == 0 and third.candidates[0].meta["version"] == 2
 
 
 def test_listed_under_the_title_a_previous_run_saw(small: World, loopback: LoopbackServer) -> None:
     """Listed by its v1 title only, a paper arXiv renamed in v2 is still recognised."""
-    url = small.arxiv.install(loopback)
     small.arxiv.papers["2609.00008"] = Paper(
         "2609.00008", "Episodic memory for agents", published="2026-09-28T08:00:00Z"
     )
-    discover(small.options(url), Request(SINCE, UNTIL), datetime(2026, 9, 30, tzinfo=UTC))
+    discover(small.options(), Request(SINCE, UNTIL), datetime(2026, 9, 30, tzinfo=UTC))
     write_list(
         small.root,
         [
@@ -222,7 +211,7 @@ def test_listed_under_the_title_a_previous_run_saw(small: World, loopback: Loopb
         ],
     )
     _revise(small.arxiv, "2609.00008")
-    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    report = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert report.candidates == ()
     assert [s.where.split(" at ")[0] for s in report.skipped] == ["listed by title"]
 
@@ -231,13 +220,12 @@ def test_the_next_run_starts_after_the_last_settled_day(
     small: World, loopback: LoopbackServer
 ) -> None:
     """Without --since, a run continues where the remembered days end."""
-    url = small.arxiv.install(loopback)
     _one_paper(small)
-    discover(small.options(url), Request(SINCE, UNTIL), LATER)
-    nxt = discover(small.options(url), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC))
+    discover(small.options(), Request(SINCE, UNTIL), LATER)
+    nxt = discover(small.options(), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC))
     assert (nxt.window.since, nxt.window.until) == (date(2026, 9, 30), date(2026, 10, 6))
     fresh = discover(
-        small.options(url, no_cache=True), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC)
+        small.options(no_cache=True), Request(), datetime(2026, 10, 7, 9, 0, tzinfo=UTC)
     )
     assert (fresh.window.since, fresh.window.until) == (date(2026, 9, 30), date(2026, 10, 6))
 
@@ -246,47 +234,43 @@ def test_a_partial_record_is_a_note_and_its_days_are_asked_again(
     small: World, loopback: LoopbackServer
 ) -> None:
     """A partial entry (no <published>) is said, and its days are not forgotten."""
-    url = small.arxiv.install(loopback)
     small.arxiv.papers["2609.00009"] = Paper(
         "2609.00009", "Memory", published="", updated="2026-09-24T08:00:00Z"
     )
     small.arxiv.papers["2609.00010"] = Paper("2609.00010", "Memory", published=f"{SINCE}T01:00:00Z")
-    report = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    report = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert [c.id for c in report.candidates] == ["2609.00010"]
     assert report.notes == (
         "arXiv sent 1 incomplete records for 2026-09-23..2026-09-29: not screened, and those "
         "days will be asked again",
     )
-    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    again = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert again.requests == 1 and again.remembered == 0
 
 
 def test_more_than_arxiv_serves_for_one_query(small: World, loopback: LoopbackServer) -> None:
     """Past 30,000 matches arXiv stops serving: said after the first page, nothing kept."""
-    url = small.arxiv.install(loopback)
     for n in range(30_001):
         pid = f"2609.{n:05d}"
         small.arxiv.papers[pid] = Paper(pid, "Memory", published=f"{SINCE}T01:00:00Z")
-    report = discover(small.options(url), Request(SINCE, UNTIL, size=10), LATER)
+    report = discover(small.options(), Request(SINCE, UNTIL, size=10), LATER)
     assert report.requests == 1 and report.candidates == ()
     assert report.failure.startswith("the query matches 30001 papers, more than the 30,000")
 
 
 def test_a_readme_list(tmp_path: Path, loopback: LoopbackServer) -> None:
     """The list may be an awesome-list document: its papers are skipped the same way."""
-    write_list(tmp_path, [])
     readme = tmp_path / "README.md"
     readme.write_text(
         (SAMPLES / "iaar-awesome-ai-memory.README.excerpt.md").read_text(encoding="utf-8"),
         encoding="utf-8",
     )
-    double = ArxivDouble()
-    double.papers["2606.06448"] = Paper(
+    world = small_world(tmp_path, loopback)
+    world.arxiv.papers["2606.06448"] = Paper(
         "2606.06448", "Memory", version=4, published=f"{SINCE}T01:00:00Z"
     )
-    double.papers["2609.00011"] = Paper("2609.00011", "Memory", published=f"{SINCE}T02:00:00Z")
-    world = World(tmp_path, double, [])
-    options = world.options(double.install(loopback), paths=(str(readme),))
+    world.arxiv.papers["2609.00011"] = Paper("2609.00011", "Memory", published=f"{SINCE}T02:00:00Z")
+    options = world.built.options(paths=(str(readme),))
     report = discover(options, Request(SINCE, UNTIL), LATER)
     assert [c.id for c in report.candidates] == ["2609.00011"]
     assert [s.id for s in report.skipped] == ["2606.06448"]
@@ -295,8 +279,7 @@ def test_a_readme_list(tmp_path: Path, loopback: LoopbackServer) -> None:
 
 def test_the_spacing_holds_across_runs(small: World, loopback: LoopbackServer) -> None:
     """A run right after another waits out arXiv's spacing before its first request."""
-    url = small.arxiv.install(loopback)
-    options = small.options(url, arxiv_delay=0.3)
+    options = small.options(arxiv_delay=0.3)
     discover(options, Request(SINCE, SINCE), LATER)
     discover(options, Request(UNTIL, UNTIL), LATER)
     assert len(small.arxiv.searches()) == 2 and small.arxiv.gaps()[0] >= 0.29
@@ -308,9 +291,8 @@ def test_days_an_earlier_version_remembered_are_asked_again(
     """An earlier version stored arXiv's empty answer as days without papers; those rows
     cannot be told from real ones, so the days are asked again (the days' store is named
     anew), and the paper submitted on one of them is found."""
-    url = small.arxiv.install(loopback)
     _one_paper(small)
-    first = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    first = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert first.complete and [c.id for c in first.candidates] == ["2609.00001"]
     with sqlite3.connect(small.root / "cache.sqlite") as db:
         days = db.execute(
@@ -326,6 +308,6 @@ def test_days_an_earlier_version_remembered_are_asked_again(
             "VALUES ('arxiv-discover', ?, '{\"ids\": []}', ?)",
             days,
         )
-    again = discover(small.options(url), Request(SINCE, UNTIL), LATER)
+    again = discover(small.options(), Request(SINCE, UNTIL), LATER)
     assert again.remembered == 0 and again.requests >= 1
     assert [c.id for c in again.candidates] == ["2609.00001"]

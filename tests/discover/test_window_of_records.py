@@ -19,14 +19,14 @@ from tests.doubles.server import LoopbackServer
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> World:
+def world(tmp_path: Path, loopback: LoopbackServer) -> World:
     """The dev-record window and its list."""
-    return build_world(tmp_path)
+    return build_world(tmp_path, loopback)
 
 
-def run(world: World, url: str) -> DiscoverReport:
+def run(world: World) -> DiscoverReport:
     """One discover run over the whole window."""
-    return discover(world.options(url), Request(SINCE, UNTIL), LATER)
+    return discover(world.options(), Request(SINCE, UNTIL), LATER)
 
 
 @pytest.mark.slow
@@ -34,8 +34,7 @@ def test_listed_papers_are_skipped_and_the_rest_screened(
     world: World, loopback: LoopbackServer
 ) -> None:
     """Every listed paper is skipped (version, old title, title only); all others screened."""
-    url = world.arxiv.install(loopback)
-    report = run(world, url)
+    report = run(world)
     assert report.complete
     skipped = {s.id: s.where for s in report.skipped}
     assert set(skipped) == set(world.listed)
@@ -50,8 +49,7 @@ def test_listed_papers_are_skipped_and_the_rest_screened(
 def test_gate_and_groups_match_the_maintainers(world: World, loopback: LoopbackServer) -> None:
     """Gate failures are gate excludes; no include is likely exclude (only a proven exclude
     is); likely include is ≥ 90 % includes; most gate-passing excludes are proven."""
-    url = world.arxiv.install(loopback)
-    report = run(world, url)
+    report = run(world)
     rules = load_rules(world.root / "rules" / "scope.yaml")
     by_id = {r.id: r for r in world.records}
     includes: list[Group] = []  # the groups of maintainer includes that pass the gate
@@ -80,14 +78,13 @@ def test_requests_one_slice_and_nothing_new_the_second_time(
     world: World, loopback: LoopbackServer
 ) -> None:
     """One request per 2,000 papers; the second run over the window asks nothing."""
-    url = world.arxiv.install(loopback)
-    first = run(world, url)
+    first = run(world)
     n = len(first.candidates) + len(first.skipped)
     assert first.requests == len(world.arxiv.searches()) == math.ceil(n / 2000)
     asked = world.arxiv.searches()[0].query
     assert int(asked["max_results"][0]) <= 2000 and asked["start"] == ["0"]
     assert "ti:memory" in asked["search_query"][0] and "cat:cs.MA" in asked["search_query"][0]
-    second = run(world, url)
+    second = run(world)
     assert second.requests == 0 and len(world.arxiv.searches()) == 1
     assert second.remembered == 7
     assert [c.id for c in second.candidates] == [c.id for c in first.candidates]
@@ -97,8 +94,7 @@ def test_requests_one_slice_and_nothing_new_the_second_time(
 def test_drafts_pass_the_lists_own_record_checks(world: World, loopback: LoopbackServer) -> None:
     """Drafts carry the policy's fields; with the maintainer's decision filled in (here:
     curator's suggestion), the record checks find nothing."""
-    url = world.arxiv.install(loopback)
-    report = run(world, url)
+    report = run(world)
     rules = load_rules(world.root / "rules" / "scope.yaml")
     drafts = json.loads(json.dumps(list(report.drafts)))
     for draft, c in zip(drafts, report.candidates, strict=True):
@@ -120,8 +116,7 @@ def test_an_untouched_draft_waits_for_the_maintainer(
     world: World, loopback: LoopbackServer
 ) -> None:
     """Only the decision is missing from a draft the gate did not decide."""
-    url = world.arxiv.install(loopback)
-    report = run(world, url)
+    report = run(world)
     open_drafts = [d for d in report.drafts if not d["decision"]]
     records = parse_records(json.dumps(open_drafts[:3]), "drafts.json")
     findings = check_records(records, {}, rules=load_rules(world.root / "rules" / "scope.yaml"))

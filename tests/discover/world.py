@@ -9,17 +9,18 @@ added: other categories, and days outside the window.
 
 from __future__ import annotations
 
-import json
-import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from curator.config.options import Options, build
+from curator.config.options import Options
 from curator.lab.splits import lock_box
 from curator.scope.records import Record, load_records
 from tests.conftest import ROOT, SCOPE
 from tests.doubles.arxiv import ArxivDouble, Paper
+from tests.doubles.server import LoopbackServer
+from tests.doubles.world import World as Built
+from tests.doubles.world import catalogue, place
 
 SINCE, UNTIL = date(2026, 9, 23), date(2026, 9, 29)
 #: A moment long after the window: every day of it is settled.
@@ -41,46 +42,46 @@ def stamp(i: int) -> str:
 
 @dataclass
 class World:
-    """The double's papers, the list's folder, and which records are listed and how."""
+    """The one world builder's tree and arXiv double, and which records are listed and how."""
 
-    root: Path
-    arxiv: ArxivDouble
+    built: Built
     records: list[Record]
     listed: dict[str, str] = field(default_factory=dict)  # id -> how it is listed
 
-    def options(self, url: str, **cli: object) -> Options:
-        """Options for a run on this list against the double at `url`."""
-        values = {"paths": (str(self.root / "data"),), **cli}
-        env = {
-            "CURATOR_ARXIV_API_URL": url,
-            "CURATOR_ARXIV_DELAY": "0",
-            "CURATOR_CACHE": str(self.root / "cache.sqlite"),
-        }
-        return build(values, env, self.root)
+    @property
+    def root(self) -> Path:
+        """The list's tree."""
+        return self.built.root
+
+    @property
+    def arxiv(self) -> ArxivDouble:
+        """The arXiv double, started on the test's loopback server."""
+        assert self.built.arxiv is not None
+        return self.built.arxiv
+
+    def options(self, **cli: object) -> Options:
+        """Options for a run on this list against the double."""
+        return self.built.options(paths=("data",), **cli)
 
 
 def write_list(root: Path, papers: list[dict[str, str]]) -> None:
     """rules/scope.yaml (the project's) and data/papers.yaml with `papers`."""
-    (root / "rules").mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "rules" / "scope.yaml", root / "rules" / "scope.yaml")
-    shutil.copy(ROOT / "rules" / "scope-scorer.json", root / "rules" / "scope-scorer.json")
-    (root / "data").mkdir(exist_ok=True)
-    text = (
-        "section: Papers\npapers:"
-        + (" []\n" if not papers else "\n")
-        + "".join(
-            "  - " + "\n    ".join(f"{k}: {json.dumps(v)}" for k, v in p.items()) + "\n"
-            for p in papers
-        )
-    )
-    (root / "data" / "papers.yaml").write_text(text, encoding="utf-8")
+    place(root / "rules" / "scope.yaml", ROOT / "rules" / "scope.yaml")
+    place(root / "rules" / "scope-scorer.json", ROOT / "rules" / "scope-scorer.json")
+    place(root / "data" / "papers.yaml", catalogue("Papers", "papers", papers))
 
 
-def build_world(root: Path) -> World:
+def small_world(root: Path, server: LoopbackServer) -> World:
+    """An empty list and an arXiv that knows nothing yet."""
+    write_list(root, [])
+    return World(Built.start(server, root, arxiv=True), [])
+
+
+def build_world(root: Path, server: LoopbackServer) -> World:
     """The window of dev records (every 9th listed, three ways) and the noise around it."""
     records = dev_records()
-    double = ArxivDouble()
-    world = World(root, double, records)
+    world = World(Built.start(server, root, arxiv=True), records)
+    double = world.arxiv
     rows: list[dict[str, str]] = []
     for i, record in enumerate(records):
         title = str(record.data["title"])

@@ -110,6 +110,9 @@ class LoopbackServer:
 
         class _H(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Answers go out at once: with Nagle on, a reply written in two parts (headers,
+            # then body) waits for the client's delayed ACK, about 40 ms a request.
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: object) -> None:
                 return

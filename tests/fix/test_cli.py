@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from curator.sources.document import DocumentSource
 from tests.doubles.server import LoopbackServer
+from tests.doubles.world import commit, git
 from tests.fix.world import World, findings, make_world, published, seed
 
 LIST = """\
@@ -147,12 +147,8 @@ def test_offline_uses_only_the_cache(world: World) -> None:
 
 
 def test_changed_since_fixes_only_the_entries_a_change_touched(world: World) -> None:
-    def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=world.root, check=True, capture_output=True)
-
-    git("init", "-q")
-    git("-c", "user.email=t@example.org", "-c", "user.name=t", "add", ".")
-    git("-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-qm", "list")
+    git(world.root, "init", "-q")
+    commit(world.root, {}, "list")
     text = world.text().replace("| 2024-02 | Cognitive", "| 2024-02  | Cognitive")
     world.file.write_text(text, encoding="utf-8")
     ran = world.fix("--changed-since", "HEAD")

@@ -44,6 +44,7 @@ def test_diff_piped_is_a_patch_git_applies(world: World) -> None:  # noqa: F811
     assert "MemGPT: Towards LLMs as Operating Systems |" in world.text()
 
 
+@pytest.mark.slow
 def test_on_a_terminal_diff_is_the_word_diff_and_fix_lists_each_change(
     world: World,  # noqa: F811
     tmp_path: Path,

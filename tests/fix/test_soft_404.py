@@ -36,6 +36,7 @@ def build(loopback: LoopbackServer, tmp: Path, monkeypatch: pytest.MonkeyPatch) 
     return world
 
 
+@pytest.mark.slow
 def test_only_a_redirect_that_keeps_the_page_is_written(
     loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -26,6 +25,7 @@ from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github import GithubDouble
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble
+from tests.doubles.world import World as Built
 
 TOKEN = "ghp_fix_token"
 PUSHED = (datetime.now(UTC) - timedelta(days=10)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -97,33 +97,15 @@ def make_world(
 ) -> World:  # fmt: skip
     """A tree holding a copy of `source` (a file, a folder, or the text itself) under
     `name`, doubles to seed, the environment pointing curator at them, the tree as working
-    folder."""
-    file = tmp / name
-    file.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(source, Path) and source.is_dir():
-        shutil.copytree(source, file)
-    elif isinstance(source, Path):
-        shutil.copyfile(source, file)
-    else:
-        file.write_bytes(source.encode("utf-8"))
-    (tmp / "rules").mkdir(exist_ok=True)
-    (tmp / "rules" / "links.yaml").write_text(LINK_RULES, encoding="utf-8")
-    arxiv = ArxivDouble()
-    endpoint = arxiv.install(server)
-    github = GithubDouble(server, token=TOKEN)
-    web = WebDouble(server)
-    world = World(tmp, file, arxiv, github, web, server)
-    monkeypatch.chdir(tmp)
-    for key, value in {
-        "CURATOR_ARXIV_API_URL": endpoint,
-        "GITHUB_API_URL": github.api_url,
-        "GITHUB_GRAPHQL_URL": github.graphql_url,
-        "GITHUB_TOKEN": TOKEN,
-        "CURATOR_ALLOW_PRIVATE_HOSTS": "1",
-        "CURATOR_CACHE": str(tmp / ".cache.sqlite"),
-    }.items():
-        monkeypatch.setenv(key, value)
-    monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    folder: the one world builder's, with every double started."""
+    built = Built.start(
+        server, tmp, arxiv=True, github=True, web=True, token=TOKEN, cache=".cache.sqlite"
+    )
+    file = built.write(name, source)
+    built.write("rules/links.yaml", LINK_RULES)
+    assert built.arxiv is not None and built.github is not None and built.web is not None
+    world = World(tmp, file, built.arxiv, built.github, built.web, server)
+    built.enter(monkeypatch)
     return world
 
 

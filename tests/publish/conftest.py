@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -10,14 +11,17 @@ from curator.publish.api import GitHubAPI
 from tests.doubles.github_issues import FakeGitHub
 from tests.doubles.github_pulls import FakeGitHubPulls
 from tests.doubles.server import LoopbackServer
+from tests.doubles.world import World
 
 REPO = "acme/awesome-llm-memory"
 
 
 @pytest.fixture
-def fake(loopback: LoopbackServer) -> FakeGitHub:
+def fake(loopback: LoopbackServer, tmp_path: Path) -> FakeGitHub:
     """The issues/comments double on the loopback server."""
-    return FakeGitHub(loopback)
+    built = World.start(loopback, tmp_path, issues=True)
+    assert built.issues is not None
+    return built.issues
 
 
 @pytest.fixture
@@ -28,9 +32,11 @@ def api(fake: FakeGitHub) -> Iterator[GitHubAPI]:
 
 
 @pytest.fixture
-def pulls(loopback: LoopbackServer) -> FakeGitHubPulls:
+def pulls(loopback: LoopbackServer, tmp_path: Path) -> FakeGitHubPulls:
     """The pull requests and Git database double, answering an Actions token."""
-    return FakeGitHubPulls(loopback, user_forbidden=True)
+    built = World.start(loopback, tmp_path, pulls={"user_forbidden": True})
+    assert built.pulls is not None
+    return built.pulls
 
 
 @pytest.fixture

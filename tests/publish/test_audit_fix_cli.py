@@ -21,7 +21,7 @@ from curator.sources.reading import entries_of
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github_pulls import FakeGitHubPulls
 from tests.doubles.server import LoopbackServer
-from tests.doubles.web import WebDouble
+from tests.doubles.world import World
 from tests.publish.world import (
     HEAD,
     REPO,
@@ -101,9 +101,9 @@ def checked(
 def _checked(
     listed: Path, server: LoopbackServer, pulls: FakeGitHubPulls, monkeypatch: pytest.MonkeyPatch
 ) -> ArxivDouble:
-    arxiv = ArxivDouble()
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", arxiv.install(server))
-    web = WebDouble(server)
+    world = World.start(server, listed, arxiv=True, web=True, cache="").point(monkeypatch)
+    arxiv, web = world.arxiv, world.web
+    assert arxiv is not None and web is not None
     web.rate_limited("/walled")
     web.page("/open")
     link = f"- [A walled page]({web.url('/walled')})\n- [An open page]({web.url('/open')})\n"
@@ -111,7 +111,6 @@ def _checked(
     pulls.load_git(REPO, listed)
     for base, title, published in PAPERS:
         arxiv.papers[base] = Paper(base, title, published=f"{published}T12:00:00Z")
-    monkeypatch.setenv("CURATOR_ALLOW_PRIVATE_HOSTS", "1")
     return arxiv
 
 

@@ -21,6 +21,7 @@ from curator.report import markdown
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github_pulls import FakeGitHubPulls
 from tests.doubles.server import LoopbackServer
+from tests.doubles.world import World
 from tests.publish.world import (
     HEAD,
     REPO,
@@ -304,8 +305,7 @@ def test_a_pull_request_line_full_of_markup_is_suggested_inside_a_longer_fence(
     pulls.load_git(REPO, folder)
     pulls.add_pull(REPO, 7, head, True, base_sha=base)
     actions(tmp_path, pulls, monkeypatch, {"workflow_run": {"head_sha": head}})
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", arxiv.install(arxiv_server))
-    monkeypatch.setenv("CURATOR_ARXIV_DELAY", "0")
+    World.start(arxiv_server, folder, arxiv=arxiv, cache="").point(monkeypatch)
     monkeypatch.chdir(folder)
     report = tmp_path / "report.json"
     check = [

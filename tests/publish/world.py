@@ -1,11 +1,11 @@
 """A list repository in git for the pull-request and fix-PR tests: a base commit on main, a
-pull request's head commit, and the fixes the planner would make, built as values."""
+pull request's head commit, and the fixes the planner would make, built as values; the
+repository is made with the one world builder's git helpers (tests/doubles/world.py)."""
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 from curator.core.model import Finding, Severity, Source
 from curator.fix.model import Edit, FileFix
 from tests.doubles.github_pulls import FakeGitHubPulls
+from tests.doubles.world import commit, git
 
 REPO = "acme/awesome-llm-memory"
 ARXIV = "https://arxiv.org/abs"
@@ -55,28 +56,6 @@ def actions_variables(
     for key, value in values.items():
         monkeypatch.setenv(key, str(value))
     return folder
-
-
-def git(folder: Path, *args: str) -> str:
-    """Run git in `folder` (a fixed author); its output."""
-    done = subprocess.run(
-        ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
-
-
-def commit(folder: Path, files: dict[str, str], message: str) -> str:
-    """Write `files` (bytes as given: line endings untouched) and commit them; the commit."""
-    for name, text in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
-    git(folder, "add", "-A")
-    git(folder, "commit", "-q", "-m", message)
-    return git(folder, "rev-parse", "HEAD")
 
 
 def list_repo(folder: Path, base: str = BASE, head: str | None = HEAD) -> tuple[str, str]:

@@ -20,6 +20,7 @@ from tests.conftest import ROOT, SCOPE
 from tests.discover.world import write_list
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
+from tests.doubles.world import World
 from tests.fix.world import findings, make_world
 from tests.reliability.conftest import Record
 
@@ -47,11 +48,8 @@ def test_discover_empty_feed_over_settled_days(
         "2609.00001", "Long-term memory for LLM agents", published=f"{since}T10:00:00Z"
     )
     double.fail("empty")
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
-    monkeypatch.setenv("CURATOR_ARXIV_DELAY", "0")
-    monkeypatch.setenv("CURATOR_CACHE", str(tmp_path / "cache.sqlite"))
+    World.start(loopback, tmp_path, arxiv=double).enter(monkeypatch)
     write_list(tmp_path, [])
-    monkeypatch.chdir(tmp_path)
     window = ["discover", "--since", str(since), "--until", str(until), "data"]
     assert main(window) == 1
     first = capsys.readouterr().out
@@ -68,6 +66,7 @@ def test_discover_empty_feed_over_settled_days(
     )
 
 
+@pytest.mark.slow
 def test_fix_redirect_to_home_sign_in_or_404(
     loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: Record
 ) -> None:

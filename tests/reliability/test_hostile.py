@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer, Reply
+from tests.doubles.world import World
 from tests.reliability.conftest import Record
 from tests.reliability.world import Run, pyproject, run_cli
 
@@ -240,7 +241,7 @@ def test_injection_in_titles_and_summaries_is_inert_in_every_format(
     record: Record,
 ) -> None:
     arxiv = ArxivDouble()
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", arxiv.install(loopback))
+    World.start(loopback, root, arxiv=arxiv, cache="").point(monkeypatch)
     lines = ["section: Tricks", "papers:"]
     for i, trick in enumerate(TRICKS):
         base = f"2401.{10000 + i}"

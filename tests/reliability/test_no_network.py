@@ -28,6 +28,7 @@ from curator.resolvers.web import WebResolver
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 from tests.doubles.web import WebDouble
+from tests.doubles.world import World
 from tests.reliability.conftest import Record
 from tests.reliability.world import cache_rows, run_cli
 
@@ -167,8 +168,9 @@ def test_progress_marks_a_service_that_could_not_be_asked() -> None:
 
 # -- defect 2: arXiv's empty page ------------------------------------------------------------
 def arxiv_env(server: LoopbackServer, tmp: Path) -> tuple[ArxivDouble, ArxivResolver, Cache]:
-    double = ArxivDouble()
-    url = double.install(server)
+    world = World.start(server, tmp, arxiv=True, cache="")
+    double, url = world.arxiv, world.arxiv_url
+    assert double is not None
     for base in ("2305.10250", "2306.07174", "2307.00001", "2307.00002"):
         double.papers[base] = Paper(base, f"Paper {base}")
     cache = Cache(tmp / "c.sqlite")

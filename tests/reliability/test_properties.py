@@ -10,6 +10,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -79,6 +80,7 @@ def _parse_never_crashes(text: str) -> None:
             assert 0 <= finding.source.line <= lines, (finding.source, lines)
 
 
+@pytest.mark.slow
 def test_document_parser_never_crashes_on_random_fragments(record: Record) -> None:
     _SEEN.clear()
     _parse_never_crashes()

@@ -8,7 +8,6 @@ request changes select the entries it changed.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
+from tests.doubles.world import World, git
 from tests.reliability.conftest import Record
 from tests.reliability.world import Run, run_cli
 
@@ -37,16 +37,12 @@ OVER_DEEP = {
 }
 
 
-def _git(cwd: Path, *args: str) -> None:
-    ident = ["-c", "user.email=t@example.invalid", "-c", "user.name=t"]
-    subprocess.run(["git", *ident, *args], cwd=cwd, check=True, capture_output=True)
-
-
 @pytest.fixture
-def arxiv(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[ArxivDouble]:
+def arxiv(
+    loopback: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ArxivDouble]:
     double = ArxivDouble({"2305.10250": Paper("2305.10250", KNOWN)})
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
-    monkeypatch.setenv("CURATOR_ARXIV_DELAY", "0")
+    World.start(loopback, tmp_path, arxiv=double, cache="").point(monkeypatch)
     yield double
 
 
@@ -65,13 +61,13 @@ def test_a_paper_after_an_over_deep_line_is_checked(
     arxiv: ArxivDouble,
     record: Record,
 ) -> None:
-    _git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "init", "-q", "-b", "main")
     (tmp_path / "README.md").write_text(f"# L\n\n{MEMORYBANK}", encoding="utf-8")
-    _git(tmp_path, "add", ".")
-    _git(tmp_path, "commit", "-qm", "base")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "base")
     head = f"# L\n\n{MEMORYBANK}\n{OVER_DEEP[case]}{MADE_UP}"
     (tmp_path / "README.md").write_text(head, encoding="utf-8")
-    _git(tmp_path, "commit", "-qam", "pull request")
+    git(tmp_path, "commit", "-qam", "pull request")
     monkeypatch.chdir(tmp_path)
     made_up = ("arxiv-not-found", "arxiv:2501.99991")
     pull = _check(capsys, tmp_path, "--changed-since", "HEAD~1")
@@ -117,16 +113,15 @@ def test_line_breaks_in_a_title_move_no_later_entry(
               "2305.10252": "Changed Paper"}  # fmt: skip
     double = ArxivDouble({b: Paper(b, t, published="2023-05-10T12:00:00Z")
                           for b, t in papers.items()})  # fmt: skip
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", double.install(loopback))
-    monkeypatch.setenv("CURATOR_ARXIV_DELAY", "0")
-    _git(tmp_path, "init", "-q", "-b", "main")
+    World.start(loopback, tmp_path, arxiv=double, cache="").point(monkeypatch)
+    git(tmp_path, "init", "-q", "-b", "main")
     (tmp_path / "data").mkdir()
     catalogue = tmp_path / "data" / "papers.yaml"
     catalogue.write_bytes(_catalogue(title, "2023-05").encode())
-    _git(tmp_path, "add", ".")
-    _git(tmp_path, "commit", "-qm", "base")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "base")
     catalogue.write_bytes(_catalogue(title, "someday").encode())  # line 11 only
-    _git(tmp_path, "commit", "-qam", "pull request")
+    git(tmp_path, "commit", "-qam", "pull request")
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "report.json"
     run = run_cli(

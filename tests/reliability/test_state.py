@@ -106,6 +106,7 @@ def test_two_runs_share_one_cache_at_once(
     )
 
 
+@pytest.mark.slow
 def test_sigkill_mid_resolve_leaves_a_usable_cache(
     tmp_path: Path,
     loopback: LoopbackServer,
@@ -231,6 +232,7 @@ WRITERS = 4
 ROUNDS = 40
 
 
+@pytest.mark.slow
 def test_four_writers_on_one_new_cache_at_once(tmp_path: Path, record: Record) -> None:
     """Issue 29: four processes open one cache file that does not exist yet at the same
     instant, then write, read back, keep and stamp through it at once: no "database is
@@ -274,6 +276,7 @@ def test_four_writers_on_one_new_cache_at_once(tmp_path: Path, record: Record) -
     )
 
 
+@pytest.mark.slow
 def test_a_run_in_an_outage_beside_a_run_with_answers(
     tmp_path: Path,
     loopback: LoopbackServer,

@@ -23,6 +23,7 @@ from curator.cli import main
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github import TOKEN, GithubDouble
 from tests.doubles.server import LoopbackServer, Reply, Request
+from tests.doubles.world import World
 
 P1, P2 = "arxiv:2305.10250", "arxiv:2306.07174"
 R1, R2 = "github:zhongwanjun/memorybank-siliconfriend", "github:mem0ai/mem0"
@@ -131,15 +132,15 @@ class Stage:
 
     def build(self) -> Stage:
         """Write the catalogue and config, start the doubles, point curator at them."""
-        (self.root / "data").mkdir(parents=True, exist_ok=True)
-        (self.root / "data" / "papers.yaml").write_text(PAPERS_YAML, encoding="utf-8")
-        (self.root / "data" / "projects.yaml").write_text(PROJECTS_YAML, encoding="utf-8")
         config = {**SETTINGS, "skip": ["web", "scope"], **self.settings}
-        (self.root / "pyproject.toml").write_text(pyproject(config), encoding="utf-8")
+        # The gates answer before the doubles: registered first on the server.
         self.arxiv_gate = Interposer(self.server, "GET", "/api/query")
         self.graphql_gate = Interposer(self.server, "POST", "/graphql")
         self.rest_gate = Interposer(self.server, "GET", "/repos/")
-        url = self.arxiv.install(self.server)
+        world = World.start(self.server, self.root, arxiv=self.arxiv, github=True, token=self.token)
+        world.write("data/papers.yaml", PAPERS_YAML)
+        world.write("data/projects.yaml", PROJECTS_YAML)
+        world.write("pyproject.toml", pyproject(config))
         self.arxiv.papers["2305.10250"] = Paper(
             "2305.10250",
             "MemoryBank: Enhancing Large Language Models with Long-Term Memory",
@@ -151,21 +152,12 @@ class Stage:
             "Augmenting Language Models with Long-Term Memory",
             published="2023-09-01T12:00:00Z",
         )
-        self.github = GithubDouble(self.server, token=self.token)
+        self.github = world.github
+        assert self.github is not None
         recent = "2026-11-01T00:00:00Z"
         self.github.add("zhongwanjun/MemoryBank-SiliconFriend", license="MIT", pushed_at=recent)
         self.github.add("mem0ai/mem0", license="Apache-2.0", pushed_at=recent, archived=True)
-        env = {
-            "CURATOR_ARXIV_API_URL": url,
-            "GITHUB_API_URL": self.github.api_url,
-            "GITHUB_GRAPHQL_URL": self.github.graphql_url,
-            "CURATOR_CACHE": str(self.cache_path),
-        }
-        for key, value in env.items():
-            self.monkeypatch.setenv(key, value)
-        if self.token:
-            self.monkeypatch.setenv("GITHUB_TOKEN", self.token)
-        self.monkeypatch.chdir(self.root)
+        world.enter(self.monkeypatch)
         return self
 
     @property
