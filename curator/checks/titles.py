@@ -36,7 +36,7 @@ _GREEK = {
 }  # fmt: skip
 
 
-def normalise_title(title: str) -> str:
+def normalize_title(title: str) -> str:
     """Lower-case words separated by single spaces: no TeX, accents, punctuation or symbols."""
     text = _untex(unicodedata.normalize("NFKC", title))
     text = text.replace("&", " and ")
@@ -80,7 +80,7 @@ def _fold_unicode(text: str) -> str:
 
 def compact(title: str) -> str:
     """The normalised title without spaces, so `Long-term`, `Long term` and `Longterm` agree."""
-    return normalise_title(title).replace(" ", "")
+    return normalize_title(title).replace(" ", "")
 
 
 def titles_match(entry_title: str, official_title: str) -> bool:
@@ -137,7 +137,7 @@ def same_paper(listed: str, official: str) -> bool:
 def _paper_words(title: str) -> list[str]:
     """The normalised words, abbreviations spelt out, a plural `s` dropped."""
     words: list[str] = []
-    for word in normalise_title(title).split():
+    for word in normalize_title(title).split():
         words.extend(_ABBREVIATIONS.get(word, (word,)))
     return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
 
@@ -154,7 +154,7 @@ def _colon_name(title: str) -> list[str]:
     """The words of the name before a title's first colon (`MemGPT` of `MemGPT: Towards
     ...`); none when there is no colon or more than four words stand before it (a sentence)."""
     head, colon, _ = title.partition(":")
-    words = normalise_title(head).split()
+    words = normalize_title(head).split()
     return words if colon and len(words) <= 4 else []
 
 

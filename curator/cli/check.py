@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from curator.console.terminal import Display
     from curator.fix.run import Prepared
     from curator.fix.suggest import Suggestion
-    from curator.report.context import RenderContext
+    from curator.report.render_context import RenderContext
     from curator.report.text import Preview
 
 #: The `choices` of `--format` and `--fail-on`, from their enums.
@@ -239,9 +239,9 @@ def _write_json(
 
 def _render_context(report: Report) -> RenderContext:
     """Context for renderers that link to the repository (markdown, sarif, github)."""
-    from curator.report import context
+    from curator.report import render_context
 
-    return context.from_env(os.environ, changed_only=report.pull_request)
+    return render_context.from_env(os.environ, changed_only=report.pull_request)
 
 
 def _github_summary(report: Report) -> None:

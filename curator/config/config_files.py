@@ -106,7 +106,7 @@ class Revision:
         """Read these paths in one git call (later reads of them cost nothing)."""
         self._found(list(rels))
 
-    def _found(self, rels: list[str]) -> dict[str, git.Found]:
+    def _found(self, rels: list[str]) -> dict[str, git.GitObject]:
         names = {rel: f"{self.commit}:{_plain(rel, self.display(rel))}" for rel in rels}
         # git names one object a line: a name with a line break (a pull request's file may be
         # called anything) is none the base can have.
@@ -118,7 +118,7 @@ class Revision:
                 _SEEN.clear()
             _SEEN.update(git.objects(missing, self.root, follow=True))
         return {rel: _SEEN[name] for rel, name in names.items()} | {
-            rel: git.Found("missing") for rel in unnamed
+            rel: git.GitObject("missing") for rel in unnamed
         }
 
     def read(self, rel: str) -> str | None:
@@ -149,7 +149,7 @@ class Revision:
 
 #: What `COMMIT:path` holds never changes, so each is read once per process (the names carry
 #: the full commit); bounded, as a long-lived process may read many revisions.
-_SEEN: dict[str, git.Found] = {}
+_SEEN: dict[str, git.GitObject] = {}
 _SEEN_MAX = 256
 
 

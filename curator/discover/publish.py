@@ -14,7 +14,7 @@ from typing import Any
 from curator.discover.render import markdown
 from curator.discover.run import DiscoverReport
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, check_repo
+from curator.publish.api import GitHubAPI, valid_repo
 from curator.publish.api import from_env as api_from_env
 from curator.publish.audit import BODY_LIMIT, MARKER, AuditResult, find_issue
 
@@ -44,7 +44,7 @@ def title(report: DiscoverReport) -> str:
 
 def publish(api: GitHubAPI, repo: str, report: DiscoverReport, label: str) -> AuditResult:
     """Open or update the window's issue (none is opened for a window with no candidate)."""
-    check_repo(repo)
+    valid_repo(repo)
     marker = window_marker(report)
     mine = [i for i in find_issue(api, repo, label) if marker in (i.body or "")]
     current: Any = mine[0] if mine else None

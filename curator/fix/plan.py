@@ -20,7 +20,7 @@ from curator.fix.anchors import anchor_edits
 from curator.fix.model import Edit, FileFix, apply, narrowed
 from curator.fix.values import Want, want_of
 from curator.fix.verify import misread, read_entries
-from curator.sources.reading import is_catalogue
+from curator.sources.reading import is_catalog
 
 if TYPE_CHECKING:  # the document locator (markdown-it) is imported when a document has a fix
     from curator.fix import doc_edits
@@ -155,11 +155,11 @@ Reader: TypeAlias = "doc_edits.DocText | yaml_edits.CatalogText"
 
 def _readers(texts: Mapping[str, str], befores: Mapping[str, list[Entry]]) -> dict[str, Reader]:
     """A locator per file: the catalogue's items, or the document's entry lines."""
-    if not all(is_catalogue(file) for file in texts):
+    if not all(is_catalog(file) for file in texts):
         from curator.fix import doc_edits
     return {
         file: yaml_edits.CatalogText(file, text)
-        if is_catalogue(file)
+        if is_catalog(file)
         else doc_edits.DocText(file, text, sorted({e.source.line for e in befores[file]}))
         for file, text in texts.items()
     }

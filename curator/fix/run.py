@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from curator.checks.titles import MIN_WORDS, normalise_title, titles_match
+from curator.checks.titles import MIN_WORDS, normalize_title, titles_match
 from curator.config.options import Options
 from curator.core.model import Entry, Finding, Kind, Report, RequestCounts
 from curator.core.outcomes import Found, Outcome, Unverified
@@ -114,7 +114,7 @@ def wrong_ids(report: Report) -> dict[int, str]:
         entry = entries.get((finding.source, finding.subject))
         if entry is None or entry.kind is not Kind.PAPER or entry.short_title:
             continue
-        if len(normalise_title(entry.title).split()) >= MIN_WORDS:
+        if len(normalize_title(entry.title).split()) >= MIN_WORDS:
             out[id(finding)] = title_subject(entry.title)
     return out
 
@@ -123,7 +123,7 @@ def title_subject(title: str) -> str:
     """What the title search is asked: `title:` and the title's normalised words."""
     from curator.resolvers.arxiv_titles import PREFIX
 
-    return PREFIX + normalise_title(title)
+    return PREFIX + normalize_title(title)
 
 
 def search_titles(

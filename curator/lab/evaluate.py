@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from curator.lab.measure import Report, measure
+from curator.lab.measure import Evaluation, measure
 from curator.lab.page import render
 from curator.lab.splits import forward_chain, lock_box
 from curator.scope.records import Record, load_records
@@ -35,7 +35,7 @@ def load_all(paths: Sequence[Path]) -> tuple[list[Record], list[str]]:
     return records, [p.name for p in files]
 
 
-def run(rules_path: Path, paths: Sequence[Path], open_lock_box: bool = False) -> Report:
+def run(rules_path: Path, paths: Sequence[Path], open_lock_box: bool = False) -> Evaluation:
     """Forward chaining on the development records, and the lock box when asked."""
     rules = replace(load_rules(rules_path), scorer=None)  # never the shipped scorer
     records, names = load_all(paths)
@@ -43,7 +43,9 @@ def run(rules_path: Path, paths: Sequence[Path], open_lock_box: bool = False) ->
     chained = tuple(measure(s.name, s.train, s.test, rules) for s in forward_chain(development))
     sealed = measure("lock box", development, box, rules) if open_lock_box and box else None
     digest = inputs_digest(rules_path, paths)
-    return Report(rules, tuple(names), len(records), tuple(development), chained, sealed, digest)
+    return Evaluation(
+        rules, tuple(names), len(records), tuple(development), chained, sealed, digest
+    )
 
 
 #: The code the figures follow from, inside the package (explain, memo and the pipeline's

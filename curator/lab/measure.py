@@ -279,7 +279,7 @@ def ap_pair(parts: Sequence[Measured]) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class Report:
+class Evaluation:
     """Everything the evaluation measured."""
 
     rules: ScopeRules

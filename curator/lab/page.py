@@ -1,5 +1,5 @@
 """The scope evaluation page (docs/scope-evaluation.md): the method, both rounds, the lock box,
-forward chaining, the signals and the inputs, rendered from a measured Report."""
+forward chaining, the signals and the inputs, rendered from a measured Evaluation."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 from curator.lab.measure import (
     Counts,
+    Evaluation,
     Measured,
     Points,
-    Report,
     ap_pair,
     cases,
     counts,
@@ -36,7 +36,7 @@ def short_path(path: str) -> str:
     return f"{p.parent.name}/{p.name}" if p.parent.name else p.name
 
 
-def render(report: Report) -> str:
+def render(report: Evaluation) -> str:
     """The Markdown report."""
     rules = report.rules
     usable = sum(len(m.cases) for m in report.chained)
@@ -155,7 +155,7 @@ _SECOND_LOOK = (
 )
 
 
-def _rounds(report: Report, rules: ScopeRules) -> list[str]:
+def _rounds(report: Evaluation, rules: ScopeRules) -> list[str]:
     """Round 1's committed figures beside round 2's, forward chaining and lock box."""
     chained = sum((counts(m.cases, rules) for m in report.chained), Counts())
     chained_ap = ap_pair(report.chained)
@@ -260,7 +260,7 @@ def split_figures(m: Measured, rules: ScopeRules, about: str, name: str) -> list
     ]
 
 
-def _chained_section(report: Report, rules: ScopeRules, usable: int) -> list[str]:
+def _chained_section(report: Evaluation, rules: ScopeRules, usable: int) -> list[str]:
     parts = report.chained
     each = [counts(m.cases, rules) for m in parts]
     total = sum(each, Counts())
@@ -302,7 +302,7 @@ def _chained_section(report: Report, rules: ScopeRules, usable: int) -> list[str
     return lines
 
 
-def _signals_section(report: Report, rules: ScopeRules) -> list[str]:
+def _signals_section(report: Evaluation, rules: ScopeRules) -> list[str]:
     dev = cases(report.development, rules)
     return [
         "## The signals on the development records",

@@ -22,7 +22,7 @@ from curator.lab.measure import (
     share,
 )
 from curator.scope.records import Record
-from curator.scope.rules import Kind, ScopeRules
+from curator.scope.rules import RuleKind, ScopeRules
 
 
 def issue_rows(n: Counts) -> list[tuple[str, str]]:
@@ -215,7 +215,7 @@ def signal_rows(items: Sequence[Case], rules: ScopeRules) -> list[str]:
         *(
             r.id
             for r in rules.rules
-            if r.kind in (Kind.CORE, Kind.EXCLUSION, Kind.SKILL) and not r.memory_sense
+            if r.kind in (RuleKind.CORE, RuleKind.EXCLUSION, RuleKind.SKILL) and not r.memory_sense
         ),
     ]
     rows = []
@@ -224,7 +224,7 @@ def signal_rows(items: Sequence[Case], rules: ScopeRules) -> list[str]:
         what = MEANING.get(name) or (rule.en.split(":")[0][:90] if rule else name)
         codes = set(rule.reason_codes) - {"direct"} if rule else set()
         agree = "–"
-        if codes and rule is not None and rule.kind is not Kind.CORE:
+        if codes and rule is not None and rule.kind is not RuleKind.CORE:
             fired = [c for c, f in neg if f.get(name)]
             mine = [c for c, _ in neg if reason_code(c.record) in codes]
             agree = (

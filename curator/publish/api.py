@@ -197,7 +197,7 @@ def _reason(exc: github.GithubException) -> str:
     return f"HTTP {exc.status}: {shorten(clean(str(said)), 200)}"
 
 
-def check_repo(repo: str) -> str:
+def valid_repo(repo: str) -> str:
     """OWNER/NAME, or UsageError."""
     if not _REPO.match(repo):
         raise UsageError(f"--repo must be OWNER/NAME, not {repo!r}")

@@ -19,11 +19,11 @@ from curator.console import sanitize as s
 from curator.core.model import Report, Severity
 from curator.core.subjects import is_repo
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, check_repo, is_ours
+from curator.publish.api import GitHubAPI, is_ours, valid_repo
 from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
-from curator.report import context, markdown
-from curator.report.context import RenderContext
+from curator.report import markdown, render_context
+from curator.report.render_context import RenderContext
 from curator.textio import json_text
 
 if TYPE_CHECKING:
@@ -193,7 +193,7 @@ def run_audit(
     ctx: RenderContext | None = None,
 ) -> AuditResult:
     """Open, update or close the audit issue for this report."""
-    check_repo(repo)
+    valid_repo(repo)
     ctx = ctx or RenderContext(repository=repo, title="curator audit")
     issues = find_issue(api, repo, label)
     for extra in issues[1:]:
@@ -238,7 +238,7 @@ def audit_from_env(
     repo: str, report: Report, env: Mapping[str, str], label: str = "curator-audit"
 ) -> AuditResult:
     """`curator audit` after the check: publish the issue and set the `issue-url` output."""
-    ctx = replace(context.from_env(env, title="curator audit"), repository=repo)
+    ctx = replace(render_context.from_env(env, title="curator audit"), repository=repo)
     with api_from_env(env) as api:
         result = run_audit(api, repo, report, label, ctx)
     write_output("issue-url", result.url, env.get("GITHUB_OUTPUT") or None)

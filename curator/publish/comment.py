@@ -15,12 +15,12 @@ from typing import Any
 from curator.core.errors import UsageError
 from curator.fix.suggest import Suggestion
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
+from curator.publish.api import GitHubAPI, PublishError, is_ours, valid_repo
 from curator.publish.api import from_env as api_from_env
 from curator.publish.review import ReviewResult, post_suggestions
-from curator.report import context, markdown
-from curator.report.context import RenderContext
+from curator.report import markdown, render_context
 from curator.report.reader import read_report, read_saved
+from curator.report.render_context import RenderContext
 
 BOT = "github-actions[bot]"
 #: GitHub refuses comment bodies longer than this many characters.
@@ -46,7 +46,7 @@ def upsert_comment(
 ) -> CommentResult:
     """Create, update or (when clean and never posted) skip the curator comment on PR `pr`;
     `logins` are our authors when already asked (else GET /user)."""
-    check_repo(repo)
+    valid_repo(repo)
     if pr <= 0:
         raise UsageError(f"--pr must be a positive number, not {pr}")
     body = prepare(body)
@@ -109,7 +109,7 @@ def _delete(api: GitHubAPI, comment: Any) -> int:
 
 def find_pr(api: GitHubAPI, repo: str, head_sha: str) -> int | None:
     """The open PR whose head is `head_sha` (fork PRs too, which workflow_run does not list)."""
-    check_repo(repo)
+    valid_repo(repo)
     pulls = api.call("GET pulls", lambda: list(api.repo(repo).get_pulls(state="open")))
     for pull in pulls:
         if pull.head is not None and pull.head.sha == head_sha:
@@ -135,7 +135,7 @@ def comment_from_env(
     """`curator comment`: find the PR (by number, else by head commit), post the report's
     suggestions as one review (unless `suggest` is off), render, upsert, and set the step
     outputs `comment-id`, `comment-url` (and `review-url` when suggestions were posted)."""
-    ctx = context.from_env(env, changed_only=True)
+    ctx = render_context.from_env(env, changed_only=True)
     ctx = replace(ctx, repository=ctx.repository or repo, head_sha=head_sha or ctx.head_sha)
     saved = read_saved(body_file)  # refused before any request when it is not a report
     with api_from_env(env) as api:

@@ -36,7 +36,7 @@ from curator.console import sanitize as s
 from curator.core.errors import UsageError
 from curator.fix.model import FileFix, line_of
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
+from curator.publish.api import GitHubAPI, PublishError, is_ours, valid_repo
 from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
 from curator.publish.fix_branch import (
@@ -47,8 +47,8 @@ from curator.publish.fix_branch import (
     push_commit,
     writes,
 )
-from curator.report import context
-from curator.report.context import RenderContext
+from curator.report import render_context
+from curator.report.render_context import RenderContext
 
 MARKER = "<!-- curator:fixes -->"
 CLOSED = "<!-- curator:closed -->"
@@ -167,7 +167,7 @@ def run_fix_pr(
     """Open, update or close the one fix pull request for these fixes. When the audit could
     not verify everything (`complete` False: an outage, a skipped service), fewer fixes prove
     nothing: an open fix pull request is kept as it is (one may still be opened)."""
-    check_repo(repo)
+    valid_repo(repo)
     check_branch(branch)
     remote = api.repo(repo)
     default = str(api.call("GET repository", lambda: remote.default_branch))
@@ -306,7 +306,7 @@ def fixpr_from_env(
 ) -> FixPRResult:
     """`curator audit --fix` after the audit: the fix pull request, and the step output
     `fix-url`."""
-    ctx = replace(context.from_env(env, title="curator audit"), repository=repo)
+    ctx = replace(render_context.from_env(env, title="curator audit"), repository=repo)
     with api_from_env(env) as api:
         result = run_fix_pr(api, repo, files, ctx, branch, complete=complete)
     write_output("fix-url", result.url, env.get("GITHUB_OUTPUT") or None)

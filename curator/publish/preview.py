@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from curator.fix.suggest import Suggestion
-from curator.report.context import Suggested
+from curator.report.render_context import Suggested
 
 
 def review_preview(fixes: Sequence[Suggestion], ref: str, cwd: Path) -> Suggested:

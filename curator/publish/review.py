@@ -44,9 +44,9 @@ import github
 from curator.console import sanitize as s
 from curator.core.codes import CODES
 from curator.fix.suggest import Suggestion
-from curator.publish.api import GitHubAPI, PublishError, check_repo, is_ours
+from curator.publish.api import GitHubAPI, PublishError, is_ours, valid_repo
 from curator.publish.review_place import fence, place, suggestion_block
-from curator.report.context import Suggested
+from curator.report.render_context import Suggested
 
 MARKER = "<!-- curator:suggestions -->"
 COMMENT_MARKER = "<!-- curator:suggestion -->"
@@ -136,7 +136,7 @@ def post_suggestions(
 ) -> ReviewResult:
     """Post the suggestions that fit pull request `number` at `head_sha` as one review and
     clear curator's earlier ones; nothing when the pull request moved on since the run."""
-    check_repo(repo)
+    valid_repo(repo)
     pull = api.repo(repo).get_pull(number)
     head = str(api.call("GET pull", lambda: pull.head.sha))
     if head_sha and head != head_sha:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from curator.console import sanitize as s
 from curator.core.model import EntryResult, Finding, Report, Service, Severity, Source, Verdict
 from curator.core.subjects import subject_kind
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 
 if TYPE_CHECKING:
     from curator.core.decision import Decision

@@ -20,7 +20,7 @@ from curator.console.terminal import Display
 from curator.core.codes import OUTAGES
 from curator.core.model import Finding, Kind, Report, Severity
 from curator.core.subjects import is_repo, subject_id
-from curator.report.context import Suggested
+from curator.report.render_context import Suggested
 
 #: How a fix that `curator fix` makes only with `--unsafe` is marked (another paper's ID).
 UNSAFE_MARK = "unsafe"

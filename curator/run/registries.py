@@ -17,7 +17,7 @@ from curator.core.model import Service
 from curator.core.outcomes import Counter
 from curator.core.registry import Lazy, Registry
 from curator.sources.formats import Reader
-from curator.sources.interface import Source
+from curator.sources.interface import ListSource
 from curator.sources.select import Comparison
 
 if TYPE_CHECKING:
@@ -37,10 +37,12 @@ class ResolverClass(Protocol):
 
 #: A source as the registry holds it: built with the run's context, cache and (pull-request
 #: mode) comparison with the base revision.
-SourceFactory = Callable[[CheckContext, "Cache | None", Comparison | None], Source]
+SourceFactory = Callable[[CheckContext, "Cache | None", Comparison | None], ListSource]
 
 
-def _catalogue(context: CheckContext, cache: Cache | None, comparison: Comparison | None) -> Source:
+def _catalog(
+    context: CheckContext, cache: Cache | None, comparison: Comparison | None
+) -> ListSource:
     """The YAML catalogue reader (jsonschema is imported only for a run that validates a
     file); with the run's cache, files that passed the schema before are not validated again;
     in pull-request mode, with the run's comparison (only what changed is validated)."""
@@ -51,7 +53,9 @@ def _catalogue(context: CheckContext, cache: Cache | None, comparison: Compariso
     return CatalogSource(context, clean, comparison)
 
 
-def _document(context: CheckContext, cache: Cache | None, comparison: Comparison | None) -> Source:
+def _document(
+    context: CheckContext, cache: Cache | None, comparison: Comparison | None
+) -> ListSource:
     """The awesome-list document reader (markdown-it only for a run that reads a document);
     in pull-request mode its inline parses are kept for the base revision's reading."""
     from curator.sources.document import DocumentSource
@@ -68,7 +72,7 @@ def _resolver_class(found: object) -> bool:
 #: Reader (sources/formats.py's suffix table names it) -> its source. Both factories import
 #: their reader on first use, so they are registered as themselves.
 SOURCES: Registry[Reader, SourceFactory] = Registry(
-    "source", {Reader.CATALOGUE: _catalogue, Reader.DOCUMENT: _document}
+    "source", {Reader.CATALOGUE: _catalog, Reader.DOCUMENT: _document}
 )
 
 #: Service -> its resolver.

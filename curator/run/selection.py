@@ -67,14 +67,14 @@ def _revealed(
 ) -> list[Entry]:
     """The entries of the files changed in part that their base version did not have (a
     document's base reading takes over the inline parses of its head's: `comparison`)."""
-    from curator.sources.reading import entries_of, is_catalogue
+    from curator.sources.reading import entries_of, is_catalog
     from curator.sources.select import new_entries
     from curator.textio.text import decode_text
 
     before: dict[str, Sequence[Entry] | None] = {}
     with heap.bulk_build():  # plain values, no cycles: see curator.core.heap
         for file, data in base.items():
-            inlines = None if is_catalogue(file) else comparison.inlines
+            inlines = None if is_catalog(file) else comparison.inlines
             try:
                 before[file] = entries_of(file, decode_text(data, file), inlines)
             except InputError:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from curator.scope.engine import Decision, PaperText, Quote, decide
 from curator.scope.explain import explain
 from curator.scope.records import Record, check_records, load_records
-from curator.scope.rules import Kind, Rule, ScopeRules, load_rules, parse_rules
+from curator.scope.rules import Rule, RuleKind, ScopeRules, load_rules, parse_rules
 
 __all__ = [
     "Decision",
-    "Kind",
     "PaperText",
     "Quote",
     "Record",
     "Rule",
+    "RuleKind",
     "ScopeRules",
     "check_records",
     "decide",

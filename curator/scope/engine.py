@@ -18,7 +18,7 @@ from curator.core.codes import CODES
 from curator.core.decision import SCORER_ID, Contribution, Decision, PaperText, Quote
 from curator.core.model import Verdict
 from curator.scope.matching import Hit, find_hits, sentences
-from curator.scope.rules import VERDICT_CODES, Kind, Rule, ScopeRules, load_rules
+from curator.scope.rules import VERDICT_CODES, Rule, RuleKind, ScopeRules, load_rules
 from curator.scope.signals import (
     LM_SENSE,
     MEMORY_COMPONENT,
@@ -86,7 +86,7 @@ class Case:
         assert quote is not None  # gate hits are in the title or abstract
         return quote
 
-    def fired(self, kinds: tuple[Kind, ...]) -> list[Rule]:
+    def fired(self, kinds: tuple[RuleKind, ...]) -> list[Rule]:
         """The rules of these kinds whose signal fired, in file order."""
         names = {s.rule for s in self.reading.signals if s.value}
         return [r for r in self.rules.rules if r.kind in kinds and r.id in names]
@@ -154,7 +154,9 @@ def _after_gate(case: Case) -> Decision:
 def _excluded(case: Case) -> Decision | None:
     """Exclude when a hard rule of the list's own policy is proven by its quote; else when a
     rule of the policy is proven and the scorer does not object (a likely exclude)."""
-    strict = [r for r in case.fired((Kind.EXCLUSION, Kind.SKILL)) if r.verdict is Verdict.EXCLUDE]
+    strict = [
+        r for r in case.fired((RuleKind.EXCLUSION, RuleKind.SKILL)) if r.verdict is Verdict.EXCLUDE
+    ]
     # A hard rule decides on its own: the maintainers' rule, not the scorer's judgement.
     hard = [r for r in strict if r.hard and _rule_quote(case, r) is not None]
     if hard:
@@ -205,9 +207,13 @@ def strong(reading: Reading, rules: ScopeRules, scored: bool) -> list[str]:
         lacking.append("no language model or agent is named")
     for signal in reading.signals:
         rule = rules.by_id(signal.rule)
-        if not signal.value or rule is None or rule.kind not in (Kind.EXCLUSION, Kind.SKILL):
+        if (
+            not signal.value
+            or rule is None
+            or rule.kind not in (RuleKind.EXCLUSION, RuleKind.SKILL)
+        ):
             continue
-        if rule.off_topic or rule.blocks_include or rule.kind is Kind.SKILL or not scored:
+        if rule.off_topic or rule.blocks_include or rule.kind is RuleKind.SKILL or not scored:
             lacking.append(f"{rule.id} fires")
     return lacking
 
@@ -218,7 +224,7 @@ def _included(case: Case) -> Decision | None:
         return None
     if case.weighed is not None and not case.weighed.include:
         return None
-    core = case.fired((Kind.CORE,))
+    core = case.fired((RuleKind.CORE,))
     ids = (case.rules.gate.id, *(r.id for r in core))
     central = [s.quote for s in case.reading.signals if s.name == MEMORY_IN_CONTRIBUTION]
     quotes = distinct([case.memory_quote, *central, *(_rule_quote(case, r) for r in core)])
@@ -253,20 +259,20 @@ def _review(case: Case) -> Decision:
         parts.append("against: " + (", ".join(w.name for w in against) or "nothing"))
         parts.append("for: " + (", ".join(w.name for w in support) or "nothing"))
     else:
-        quotes += [_rule_quote(case, r) for r in case.fired((Kind.EXCLUSION, Kind.SKILL))]
+        quotes += [_rule_quote(case, r) for r in case.fired((RuleKind.EXCLUSION, RuleKind.SKILL))]
     if lacking:
         parts.insert(0, "not strong enough to include: " + "; ".join(lacking))
     if case.reading.proof is not None and weighed is not None and weighed.vetoes:
         parts.insert(0, f"{case.reading.proof.reason}, but the score is too high to exclude")
-    fired = case.fired((Kind.EXCLUSION, Kind.SKILL))
-    skill = [r for r in fired if r.kind is Kind.SKILL]
+    fired = case.fired((RuleKind.EXCLUSION, RuleKind.SKILL))
+    skill = [r for r in fired if r.kind is RuleKind.SKILL]
     missing = skill_missing(skill[0], case.paper) if skill else ()
     if missing:
         parts.append(f"lifecycle not shown: {', '.join(missing)}")
     reason = "passes the entry gate; " + "; ".join(parts)
     rule_ids = (case.rules.gate.id, *(r.id for r in fired))
     if not fired:
-        rule_ids += tuple(r.id for r in case.rules.of_kind(Kind.FALLBACK))
+        rule_ids += tuple(r.id for r in case.rules.of_kind(RuleKind.FALLBACK))
     if weighed is not None:
         rule_ids += (SCORER_ID,)
     return Decision(

@@ -8,7 +8,7 @@ from curator.core.decision import Weighed
 from curator.core.model import Verdict
 from curator.scope.decided import Recorded, settle
 from curator.scope.engine import SCORER_ID, Decision, PaperText, decide, strong
-from curator.scope.rules import Kind, Pattern, ScopeRules
+from curator.scope.rules import Pattern, RuleKind, ScopeRules
 from curator.scope.signals import read, rule_hits
 
 _TEXT: dict[str, dict[str, str]] = {
@@ -216,7 +216,7 @@ def _trail(
     reading = read(paper, replace(rules, scorer=None), rule_hits(gate, paper))
     names = {s.rule for s in reading.signals if s.value}
     signals = [r for r in rules.rules if r.id in names and r.kind in _SIGNAL_KINDS]
-    core = [r for r in rules.rules if r.id in names and r.kind is Kind.CORE]
+    core = [r for r in rules.rules if r.id in names and r.kind is RuleKind.CORE]
     lines.append(f"  2. {t['signals']}: " + (", ".join(r.id for r in signals) or t["none"]))
     lines += [f"     - {r.id}: {r.describe(lang)}" for r in signals]
     if d.missing:
@@ -241,7 +241,7 @@ def _scorer_brief(d: Decision, lang: str) -> list[str]:
     return [head + t["brief"].format(score=seen.score, th=seen.threshold)]
 
 
-_SIGNAL_KINDS = (Kind.EXCLUSION, Kind.SKILL)
+_SIGNAL_KINDS = (RuleKind.EXCLUSION, RuleKind.SKILL)
 
 
 def _scorer_step(d: Decision, rules: ScopeRules, lang: str) -> list[str]:

@@ -27,7 +27,7 @@ VERDICT_CODES: dict[Verdict, str] = {
 }
 
 
-class Kind(StrEnum):
+class RuleKind(StrEnum):
     """What a rule does in the decision."""
 
     GATE = "gate"  # the lexical entry gate (exactly one)
@@ -51,7 +51,7 @@ class Rule:
     """One rule of scope.yaml, validated."""
 
     id: str
-    kind: Kind
+    kind: RuleKind
     line: int
     en: str
     zh: str
@@ -126,16 +126,16 @@ def read_rule(item: Any, name: str, parent_line: int) -> Rule:
         raise InputError("rule `id` must be lower-case words joined by hyphens", name, line)
     where = f"rule {rule_id}: "
     try:
-        kind = Kind(str(item.get("kind", "")))
+        kind = RuleKind(str(item.get("kind", "")))
     except ValueError:
-        kinds = ", ".join(k.value for k in Kind)
+        kinds = ", ".join(k.value for k in RuleKind)
         raise InputError(where + f"`kind` must be one of {kinds}", name, line) from None
     en, zh = _description(item, where, name)
     fields = _fields(item, where, name)
     verdict = _verdict(item, kind, where, name)
     hard = _hard(item, kind, verdict, where, name)
     severity = _rule_severity(item, verdict, hard, where, name)
-    patterns = _patterns(item, "patterns", where, name, required=kind is not Kind.FALLBACK)
+    patterns = _patterns(item, "patterns", where, name, required=kind is not RuleKind.FALLBACK)
     return Rule(
         id=rule_id,
         kind=kind,
@@ -160,13 +160,13 @@ def read_rule(item: Any, name: str, parent_line: int) -> Rule:
     )
 
 
-def _hard(item: LocatedMap, kind: Kind, verdict: Verdict, where: str, name: str) -> bool:
+def _hard(item: LocatedMap, kind: RuleKind, verdict: Verdict, where: str, name: str) -> bool:
     """`hard`: only the gate and exclusion rules that exclude on their own take it (a hard
     rule's match, or the gate's miss, is the proof; a class read from the signals never is)."""
     raw = item.get("hard", False)
     if not isinstance(raw, bool):
         raise InputError(where + "`hard` must be true or false", name, item.line_of("hard"))
-    if raw and (verdict is not Verdict.EXCLUDE or kind not in (Kind.GATE, Kind.EXCLUSION)):
+    if raw and (verdict is not Verdict.EXCLUDE or kind not in (RuleKind.GATE, RuleKind.EXCLUSION)):
         raise InputError(
             where + "only the gate or an exclusion rule with `verdict: exclude` takes `hard`",
             name,
@@ -196,19 +196,19 @@ def _rule_severity(item: LocatedMap, verdict: Verdict, hard: bool, where: str, n
     return CODES[code][0].value
 
 
-def _blocks_include(item: LocatedMap, kind: Kind, where: str, name: str) -> bool:
+def _blocks_include(item: LocatedMap, kind: RuleKind, where: str, name: str) -> bool:
     """`blocks_include`: only exclusion rules take it."""
     raw = item.get("blocks_include", False)
-    if raw and kind is not Kind.EXCLUSION:
+    if raw and kind is not RuleKind.EXCLUSION:
         line = item.line_of("blocks_include")
         raise InputError(where + "only rules of kind exclusion take `blocks_include`", name, line)
     return bool(raw)
 
 
-def _cue(item: LocatedMap, kind: Kind, where: str, name: str) -> Cue | None:
+def _cue(item: LocatedMap, kind: RuleKind, where: str, name: str) -> Cue | None:
     """`cue`: required for (and only for) rules of kind cue."""
     raw = item.get("cue")
-    if kind is not Kind.CUE:
+    if kind is not RuleKind.CUE:
         if raw is not None:
             raise InputError(where + "only rules of kind cue take `cue`", name, item.line_of("cue"))
         return None
@@ -249,8 +249,8 @@ def _fields(item: LocatedMap, where: str, name: str) -> tuple[str, ...]:
     return fields
 
 
-def _verdict(item: LocatedMap, kind: Kind, where: str, name: str) -> Verdict:
-    default = {Kind.GATE: "exclude", Kind.CORE: "include"}.get(kind, "review")
+def _verdict(item: LocatedMap, kind: RuleKind, where: str, name: str) -> Verdict:
+    default = {RuleKind.GATE: "exclude", RuleKind.CORE: "include"}.get(kind, "review")
     try:
         verdict = Verdict(str(item.get("verdict", default)))
     except ValueError:
@@ -258,7 +258,7 @@ def _verdict(item: LocatedMap, kind: Kind, where: str, name: str) -> Verdict:
         raise InputError(
             where + f"`verdict` must be one of {choices}", name, item.line_of("verdict")
         ) from None
-    if (kind is Kind.CORE) != (verdict is Verdict.INCLUDE):
+    if (kind is RuleKind.CORE) != (verdict is Verdict.INCLUDE):
         raise InputError(where + "only core rules give `include`", name, item.line_of("verdict"))
     return verdict
 
@@ -292,9 +292,11 @@ def _patterns(
     return tuple(out)
 
 
-def _aspects(item: LocatedMap, kind: Kind, where: str, name: str) -> dict[str, tuple[Pattern, ...]]:
+def _aspects(
+    item: LocatedMap, kind: RuleKind, where: str, name: str
+) -> dict[str, tuple[Pattern, ...]]:
     raw = item.get("aspects")
-    if raw is None and kind is not Kind.SKILL:
+    if raw is None and kind is not RuleKind.SKILL:
         return {}
     if not isinstance(raw, LocatedMap) or not raw:
         raise InputError(

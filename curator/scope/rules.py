@@ -26,8 +26,8 @@ from curator.scope.matching import phrase_regex as phrase_regex
 # Re-exported: one rule and what it may be are rule_item's (the engine and signals read them here).
 from curator.scope.rule_item import VERDICT_CODES as VERDICT_CODES
 from curator.scope.rule_item import Cue as Cue
-from curator.scope.rule_item import Kind as Kind
 from curator.scope.rule_item import Rule as Rule
+from curator.scope.rule_item import RuleKind as RuleKind
 from curator.scope.rule_item import known_keys, read_rule
 from curator.textio.located_yaml import LocatedMap, load_located
 
@@ -48,7 +48,7 @@ class ScopeRules:
     scorer_file: str = ""
     scorer: Scorer | None = None
 
-    def of_kind(self, kind: Kind) -> tuple[Rule, ...]:
+    def of_kind(self, kind: RuleKind) -> tuple[Rule, ...]:
         """The rules of one kind, in file order."""
         return tuple(r for r in self.rules if r.kind is kind)
 
@@ -105,11 +105,11 @@ def _build(data: LocatedMap, name: str) -> ScopeRules:
         raise InputError("`rules` must be a non-empty list", name, data.line_of("rules"))
     rules = [read_rule(item, name, data.line) for item in raw_rules]
     _unique_ids(rules, name)
-    gates = [r for r in rules if r.kind is Kind.GATE]
+    gates = [r for r in rules if r.kind is RuleKind.GATE]
     if len(gates) != 1:
         raise InputError(f"need exactly one rule of kind gate, found {len(gates)}", name, data.line)
     records = _records_spec(data.get("records", {}), name, data.line_of("records"))
-    rest = tuple(r for r in rules if r.kind is not Kind.GATE)
+    rest = tuple(r for r in rules if r.kind is not RuleKind.GATE)
     scorer = _scorer_file(data.get("scorer", ""), name, data.line_of("scorer"))
     return ScopeRules(name, policy, gates[0], rest, records, scorer)
 

@@ -19,7 +19,7 @@ from curator.core.decision import Proof as Proof
 from curator.core.decision import Reading as Reading
 from curator.core.decision import Signal as Signal
 from curator.scope.matching import Hit, find_hits, sentence_of, sentence_spans, text_order
-from curator.scope.rules import Cue, Kind, Rule, ScopeRules
+from curator.scope.rules import Cue, Rule, RuleKind, ScopeRules
 
 #: Signals computed here rather than by one rule (rule signals are named by their rule id).
 MEMORY_IN_TITLE = "memory-in-title"
@@ -108,7 +108,7 @@ def read(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Reading:
     """Every signal of a gate-passing paper, and the exclusion a rule proves (if any)."""
     gate = rules.gate.id
     # The core rules' hits serve both the sense of memory and the subjects: found once.
-    core = [(rule, rule_hits(rule, paper)) for rule in rules.of_kind(Kind.CORE)]
+    core = [(rule, rule_hits(rule, paper)) for rule in rules.of_kind(RuleKind.CORE)]
     senses, lm_sense = _senses(paper, rules, gate_hits, core)
     subjects = _subjects(paper, core)
     classes = _classes(paper, rules)
@@ -123,7 +123,7 @@ def read(paper: PaperText, rules: ScopeRules, gate_hits: list[Hit]) -> Reading:
     ]
     proof = None if lm_sense else _proof(paper, rules, gate_hits, senses, subjects, classes)
     named = {s.rule for s in subjects}
-    track = next((r.track for r in rules.of_kind(Kind.CORE) if r.id in named), "")
+    track = next((r.track for r in rules.of_kind(RuleKind.CORE) if r.id in named), "")
     return Reading(tuple(signals), proof, track)
 
 
@@ -252,7 +252,7 @@ def _senses(
     """(non-LM sense rules with their spans, the first memory sentence in an LM sense);
     `core` is each core rule with its hits."""
     other = []
-    for rule in rules.of_kind(Kind.EXCLUSION):
+    for rule in rules.of_kind(RuleKind.EXCLUSION):
         if rule.memory_sense and (hits := rule_hits(rule, paper)) and not blocked(rule, paper):
             other.append((rule, hits))
     lm = [h for r in rules.cues(Cue.MEMORY_SENSE) for h in rule_hits(r, paper)]
@@ -311,13 +311,13 @@ def _owners(subjects: list[Signal], rules: ScopeRules) -> list[Signal]:
 def _classes(paper: PaperText, rules: ScopeRules) -> list[Signal]:
     """The policy's exclusion classes that fire (topic rules and the skill gate)."""
     out = []
-    for rule in rules.of_kind(Kind.EXCLUSION):
+    for rule in rules.of_kind(RuleKind.EXCLUSION):
         if rule.memory_sense:
             continue
         hits = rule_hits(rule, paper)
         if hits and not blocked(rule, paper):
             out.append(Signal(rule.id, 1.0, rule.id, _first_quote(paper, hits, rule.id)))
-    for rule in rules.of_kind(Kind.SKILL):
+    for rule in rules.of_kind(RuleKind.SKILL):
         missing = skill_missing(rule, paper)
         if missing:
             hits = rule_hits(rule, paper)

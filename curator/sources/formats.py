@@ -38,6 +38,6 @@ def reader_of(path: Path) -> Reader | None:
     return SUFFIXES.get(path.suffix.lower())
 
 
-def is_catalogue(file: str) -> bool:
+def is_catalog(file: str) -> bool:
     """True for a catalogue YAML file named `file` (else an awesome-list document)."""
     return file.lower().endswith(suffixes(Reader.CATALOGUE))

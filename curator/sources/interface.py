@@ -31,7 +31,7 @@ class Loaded:
     references: tuple[Reference, ...] = ()
 
 
-class Source(Protocol):
+class ListSource(Protocol):
     """A format of input, built with the run's CheckContext (so that findings made while
     reading take the configured severities). Raises InputError for unreadable input only."""
 

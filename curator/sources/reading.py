@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from curator.core.errors import CuratorError
 from curator.core.model import Entry
-from curator.sources.formats import is_catalogue
+from curator.sources.formats import is_catalog
 
 if TYPE_CHECKING:
     from curator.sources.doc_parse import InlineParses
@@ -19,7 +19,7 @@ def entries_of(file: str, text: str, inlines: InlineParses | None = None) -> lis
     """The entries of `file`'s text in line order, or None when it does not read
     (`inlines`: the run's inline parses, for a document read before in the run)."""
     try:
-        if is_catalogue(file):
+        if is_catalog(file):
             from curator.sources.yaml_catalog import load_text
 
             entries: Sequence[Entry] = load_text(text, file, check_items=False).entries
@@ -32,4 +32,4 @@ def entries_of(file: str, text: str, inlines: InlineParses | None = None) -> lis
     return sorted(entries, key=lambda e: e.source.line)
 
 
-__all__ = ["entries_of", "is_catalogue"]
+__all__ = ["entries_of", "is_catalog"]

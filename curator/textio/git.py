@@ -160,7 +160,7 @@ def tree_entries(
 
 
 @dataclass(frozen=True)
-class Found:
+class GitObject:
     """What `cat-file --batch --follow-symlinks` says of one name: the object's type and
     content, or why there is none (`missing`, `dangling`, `loop`, `notdir`, or `symlink` for
     a link leading out of the tree)."""
@@ -170,7 +170,7 @@ class Found:
     oid: str = ""
 
 
-def objects(names: Sequence[str], cwd: Path, follow: bool = False) -> dict[str, Found]:
+def objects(names: Sequence[str], cwd: Path, follow: bool = False) -> dict[str, GitObject]:
     """Each object by name (an object name, or `commit:path`), read raw: no conversion,
     filter or textconv. `follow`: symbolic links inside the tree are followed."""
     wanted = list(dict.fromkeys(names))
@@ -186,23 +186,23 @@ def objects(names: Sequence[str], cwd: Path, follow: bool = False) -> dict[str, 
         raise GitError("cat-file gave an answer curator cannot read") from None
 
 
-def _parsed(out: bytes, names: list[str]) -> dict[str, Found]:
+def _parsed(out: bytes, names: list[str]) -> dict[str, GitObject]:
     """The answers of `cat-file --batch`, one per name, in order."""
-    found: dict[str, Found] = {}
+    found: dict[str, GitObject] = {}
     pos = 0
     for name in names:
         end = out.index(b"\n", pos)
         header = out[pos:end].decode("utf-8", "surrogateescape").split(" ")
         pos = end + 1
         if header[-1] in ("missing", "ambiguous"):
-            found[name] = Found("missing")
+            found[name] = GitObject("missing")
         elif len(header) == 2:  # dangling, loop, notdir, symlink: SIZE, then that many bytes
             size = int(header[1])
-            found[name] = Found(header[0], out[pos : pos + size])
+            found[name] = GitObject(header[0], out[pos : pos + size])
             pos += size + 1
         else:  # OID TYPE SIZE, the content, a newline
             size = int(header[2])
-            found[name] = Found(header[1], out[pos : pos + size], header[0])
+            found[name] = GitObject(header[1], out[pos : pos + size], header[0])
             pos += size + 1
     return found
 

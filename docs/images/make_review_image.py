@@ -54,7 +54,7 @@ from curator.publish import review, review_place
 from curator.publish.comment import prepare, read_body
 from curator.publish.review import ReviewResult
 from curator.publish.review_place import Placement
-from curator.report import context
+from curator.report import render_context
 from curator.report.reader import read_saved
 
 HERE = Path(__file__).resolve().parent
@@ -163,7 +163,7 @@ def comment_markdown(report: Path = REPORT, pull: Path = PULL) -> str:
     review holding its suggestions is posted."""
     placed = placement(report, pull)
     posted = ReviewResult("posted", len(placed.kept), len(placed.left), REVIEW_URL)
-    ctx = context.from_env(ENV, changed_only=True)
+    ctx = render_context.from_env(ENV, changed_only=True)
     ctx = replace(ctx, head_sha=ENV["GITHUB_SHA"], suggested=posted.suggested)
     return prepare(read_body(report, ctx))
 

@@ -12,7 +12,7 @@ from curator.checks.titles import (
     _fold,
     _fold_unicode,
     compact,
-    normalise_title,
+    normalize_title,
     same_paper,
     titles_match,
 )
@@ -62,16 +62,16 @@ def test_word_differences_do_not_match(a: str, b: str) -> None:
 
 
 def test_normal_form_is_lower_words_single_spaced() -> None:
-    assert normalise_title("  The \\emph{RAG}–Memory  Trade-off!  ") == "the rag memory trade off"
-    assert normalise_title("") == ""
-    assert normalise_title("$^{}$ {} --") == ""
+    assert normalize_title("  The \\emph{RAG}–Memory  Trade-off!  ") == "the rag memory trade off"
+    assert normalize_title("") == ""
+    assert normalize_title("$^{}$ {} --") == ""
 
 
 @pytest.mark.slow
 @given(st.text())
 def test_normalise_never_crashes_and_is_idempotent(text: str) -> None:
-    once = normalise_title(text)
-    assert normalise_title(once) == once
+    once = normalize_title(text)
+    assert normalize_title(once) == once
     assert once == once.strip()
     assert "  " not in once
 
@@ -198,7 +198,7 @@ def test_no_two_papers_of_the_sample_lists_pass_for_one() -> None:
                 titles.setdefault(compact(entry.title), entry.title)
     listed = list(titles.values())
     assert len(listed) > 1800
-    words = [set(normalise_title(t).split()) for t in listed]
+    words = [set(normalize_title(t).split()) for t in listed]
     passed = [
         (listed[i], listed[j])
         for i, j in itertools.combinations(range(len(listed)), 2)

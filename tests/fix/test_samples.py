@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.checks.titles import normalise_title, same_paper
+from curator.checks.titles import normalize_title, same_paper
 from curator.core.model import Entry, Kind, Service
 from curator.fix.values import FIXABLE
 from curator.sources.document import DocumentSource
@@ -94,7 +94,7 @@ def plant(world: World, entries: tuple[Entry, ...], rng: random.Random, k: int) 
         if e.kind is Kind.PAPER
         and e.subject.startswith("arxiv:")
         and e.subject[6:] in world.arxiv.papers
-        and len(normalise_title(e.title).split()) >= 6
+        and len(normalize_title(e.title).split()) >= 6
         and not e.short_title
     ]
     listed = Counter(s for e in entries for s in e.subjects())

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from curator.report import markdown
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 from tests.conftest import SAMPLES
 from tests.doubles.server import LoopbackServer
 from tests.integration.test_end_to_end import World

@@ -17,7 +17,7 @@ from curator.publish.audit import (
     run_audit,
     state_of,
 )
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 from tests.doubles.github_issues import FakeGitHub
 from tests.publish.conftest import REPO
 from tests.report.sample import HOSTILE, clean_report, hostile_report, realistic_report

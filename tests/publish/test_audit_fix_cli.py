@@ -16,7 +16,7 @@ from curator.core.codes import UNVERIFIED
 from curator.publish.api import GitHubAPI
 from curator.publish.fixpr import MARKER as FIX_MARKER
 from curator.publish.fixpr import run_fix_pr
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 from curator.sources.reading import entries_of
 from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.github_pulls import FakeGitHubPulls

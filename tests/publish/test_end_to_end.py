@@ -13,7 +13,7 @@ import pytest
 
 from curator.publish.audit import audit_from_env
 from curator.publish.comment import comment_from_env
-from curator.report import context, github, markdown
+from curator.report import github, markdown, render_context
 from curator.report import json as json_report
 from tests.doubles.github_issues import FakeGitHub, seed_recorded_comments
 from tests.publish.conftest import REPO
@@ -36,7 +36,7 @@ def actions_env(tmp_path: Path, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatc
 
 def pr_job(report, folder: Path, n: int) -> Path:
     """curator-pr.yml: the JSON artifact, the annotations and the step summary."""
-    ctx = context.from_env(os.environ, changed_only=True)
+    ctx = render_context.from_env(os.environ, changed_only=True)
     artifact = folder / f"report-{n}.json"
     artifact.write_text(json_report.render(report), encoding="utf-8")
     assert github.render(report).count("::") >= 2 * len(report.findings)

@@ -15,7 +15,7 @@ from curator.fix.model import FileFix
 from curator.publish.api import GitHubAPI
 from curator.publish.fix_branch import check_branch, writes
 from curator.publish.fixpr import CLOSED, MARKER, pr_body, run_fix_pr
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 from tests.doubles.github_pulls import FakeGitHubPulls, git_blob_sha
 from tests.publish.world import HEAD, REPO, RIGHT_TITLE, assert_inert, commit, head_fixes, list_repo
 

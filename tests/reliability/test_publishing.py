@@ -27,7 +27,7 @@ from curator.publish.fixpr import FixPRResult, run_fix_pr
 from curator.publish.review import MARKER as REVIEW_MARKER
 from curator.publish.review import post_suggestions
 from curator.report import markdown
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 from tests.doubles.github_pulls import FakeGitHubPulls, Fault
 from tests.doubles.server import LoopbackServer
 from tests.publish.world import HEAD, REPO, RIGHT_TITLE, commit, head_fixes, list_repo, pull_world

@@ -88,7 +88,7 @@ def test_a_paper_after_an_over_deep_line_is_checked(
     )
 
 
-def _catalogue(title: str, last_date: str) -> str:
+def _catalog(title: str, last_date: str) -> str:
     """Three papers; the first one's title is `title`, the last one's date `last_date`."""
     rows = [(title, "2305.10250", "2023-05"), ("Untouched Paper", "2305.10251", "2023-05"),
             ("Changed Paper", "2305.10252", last_date)]  # fmt: skip
@@ -117,10 +117,10 @@ def test_line_breaks_in_a_title_move_no_later_entry(
     git(tmp_path, "init", "-q", "-b", "main")
     (tmp_path / "data").mkdir()
     catalogue = tmp_path / "data" / "papers.yaml"
-    catalogue.write_bytes(_catalogue(title, "2023-05").encode())
+    catalogue.write_bytes(_catalog(title, "2023-05").encode())
     git(tmp_path, "add", ".")
     git(tmp_path, "commit", "-qm", "base")
-    catalogue.write_bytes(_catalogue(title, "someday").encode())  # line 11 only
+    catalogue.write_bytes(_catalog(title, "someday").encode())  # line 11 only
     git(tmp_path, "commit", "-qam", "pull request")
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "report.json"

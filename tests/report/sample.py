@@ -14,7 +14,7 @@ from curator.core.model import (
     Source,
     Verdict,
 )
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 
 HOSTILE = (
     "Memory @maintainer @org/team <img src=x onerror=alert(1)> fixes #1 closes owner/repo#2 "

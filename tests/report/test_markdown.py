@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 
 from curator.core.model import Finding, Report, Severity, Source
 from curator.report import markdown
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 from tests.report.sample import CTX, clean_report, hostile_report, realistic_report
 
 MD = MarkdownIt("commonmark").enable("table")

@@ -21,7 +21,7 @@ from curator.core.model import Verdict
 from curator.lab import evaluate as evaluation
 from curator.lab.crosslist import section_of, splice
 from curator.lab.evaluate import inputs_digest, load_all, run
-from curator.lab.measure import Report, average_precision, counts, share, wilson
+from curator.lab.measure import Evaluation, average_precision, counts, share, wilson
 from curator.lab.page import render
 from curator.lab.splits import arxiv_order, lock_box
 from curator.scope import load_rules
@@ -37,7 +37,7 @@ REGENERATE = (
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory: pytest.TempPathFactory) -> Report:
+def small(tmp_path_factory: pytest.TempPathFactory) -> Evaluation:
     # Every fourth development record (never the lock box): 95 records, three forward-chaining
     # steps with both views, the signal view alone and the baseline, in about 15 s. The slice's
     # own lock box is the same `measure` once more; its rendering is checked with a step.
@@ -90,7 +90,7 @@ def test_the_whole_committed_doc_regenerates_byte_for_byte() -> None:
 
 
 @pytest.mark.slow
-def test_no_include_is_excluded_or_in_likely_exclude(small: Report) -> None:
+def test_no_include_is_excluded_or_in_likely_exclude(small: Evaluation) -> None:
     rules = load_rules(RULES)
     assert small.sealed is not None
     for measured in (*small.chained, small.sealed):
@@ -99,7 +99,7 @@ def test_no_include_is_excluded_or_in_likely_exclude(small: Report) -> None:
         assert n.gate_disagreements == 0
 
 
-def test_every_verdict_quotes_verbatim_and_excludes_only_with_a_quote(small: Report) -> None:
+def test_every_verdict_quotes_verbatim_and_excludes_only_with_a_quote(small: Evaluation) -> None:
     assert small.sealed is not None
     for measured in (*small.chained, small.sealed):
         for case in (*measured.cases, *measured.alone):
@@ -117,7 +117,7 @@ def test_every_verdict_quotes_verbatim_and_excludes_only_with_a_quote(small: Rep
                 assert "gate-memory-word" not in d.rules
 
 
-def test_the_training_never_sees_its_test_part(small: Report) -> None:
+def test_the_training_never_sees_its_test_part(small: Evaluation) -> None:
     # Each step is tested on papers later than every paper of the steps before it (which it
     # was trained on, with the first part), and trained on more records than the one before.
     for before, after in zip(small.chained, small.chained[1:], strict=False):
@@ -132,7 +132,7 @@ def test_the_training_never_sees_its_test_part(small: Report) -> None:
 
 
 def test_the_report_shows_both_rounds_each_view_and_its_inputs(
-    small: Report, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    small: Evaluation, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # The command line end to end on the slice's report (the run itself is the fixture's).
     monkeypatch.setattr(evaluation, "run", lambda *args: small)
@@ -154,7 +154,7 @@ def test_the_report_shows_both_rounds_each_view_and_its_inputs(
     assert f"sha256 `{small.digest}`" in text
 
 
-def test_a_sealed_lock_box_stays_sealed(small: Report) -> None:
+def test_a_sealed_lock_box_stays_sealed(small: Evaluation) -> None:
     text = render(replace(small, sealed=None))
     assert "Sealed: run with `--lock-box` once the rules are frozen." in text
     assert _rows(text, "include precision")[0][3] == "sealed"

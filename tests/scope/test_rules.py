@@ -9,7 +9,7 @@ import pytest
 from curator.core.codes import CODES
 from curator.core.errors import InputError
 from curator.core.model import Verdict
-from curator.scope import Kind, PaperText, decide, load_rules, parse_rules
+from curator.scope import PaperText, RuleKind, decide, load_rules, parse_rules
 from curator.scope.rules import compile_phrase
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ def test_repository_rules_load_and_cover_every_kind() -> None:
     rules = load_rules(RULES)
     assert rules.policy == "2026-10-09"
     assert rules.gate.id == "gate-memory-word"
-    for kind in (Kind.EXCLUSION, Kind.SKILL, Kind.CORE, Kind.FALLBACK):
+    for kind in (RuleKind.EXCLUSION, RuleKind.SKILL, RuleKind.CORE, RuleKind.FALLBACK):
         assert rules.of_kind(kind), kind
     for rule in rules.rules:
         assert rule.en and rule.zh and rule.line > 0
@@ -47,7 +47,7 @@ def test_repository_rules_load_and_cover_every_kind() -> None:
 
 def test_every_exclusion_rule_maps_to_reason_codes() -> None:
     rules = load_rules(RULES)
-    for rule in (*rules.of_kind(Kind.EXCLUSION), *rules.of_kind(Kind.SKILL)):
+    for rule in (*rules.of_kind(RuleKind.EXCLUSION), *rules.of_kind(RuleKind.SKILL)):
         assert rule.reason_codes, f"{rule.id} has no reason_codes mapping"
 
 

@@ -14,7 +14,7 @@ from curator.core.errors import InputError
 from curator.core.model import Entry, Kind, Service, Severity
 from curator.core.normalize import github_subject, parse_arxiv_id
 from curator.sources.document import DocumentSource
-from curator.sources.interface import Loaded, Source
+from curator.sources.interface import ListSource, Loaded
 from curator.sources.yaml_catalog import display_path
 from tests.conftest import SAMPLES
 
@@ -32,7 +32,7 @@ def by_kind(loaded: Loaded, kind: Kind) -> list[Entry]:
 
 
 def test_satisfies_the_source_protocol() -> None:
-    source: Source = DocumentSource()
+    source: ListSource = DocumentSource()
     assert source.name == "document"
 
 

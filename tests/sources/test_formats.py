@@ -10,7 +10,7 @@ from curator.config.context import CheckContext
 from curator.core.errors import InputError
 from curator.run.pipeline import load
 from curator.sources.document import DocumentSource
-from curator.sources.formats import SUFFIXES, Reader, is_catalogue, reader_of, suffixes
+from curator.sources.formats import SUFFIXES, Reader, is_catalog, reader_of, suffixes
 from curator.sources.yaml_catalog import CatalogSource
 
 
@@ -28,7 +28,7 @@ def test_each_reader_accepts_what_the_table_gives_it(name: str, tmp_path: Path) 
     reader = reader_of(path)
     assert CatalogSource(CheckContext()).accepts(path) is (reader is Reader.CATALOGUE)
     assert DocumentSource(CheckContext()).accepts(path) is (reader is Reader.DOCUMENT)
-    assert is_catalogue(name) is (name != "dir" and reader is Reader.CATALOGUE)
+    assert is_catalog(name) is (name != "dir" and reader is Reader.CATALOGUE)
 
 
 def test_the_load_stage_refuses_a_file_of_no_known_format(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from curator.config.options import Options
 from curator.core.model import Kind, Report, Service
 from curator.core.normalize import is_badge_url, subject_for_url
 from curator.report import markdown
-from curator.report.context import RenderContext
+from curator.report.render_context import RenderContext
 from curator.run import pipeline
 from curator.sources.document import DocumentSource
 from tests.benchmarks.layouts import LAYOUTS, layout_document

@@ -22,7 +22,7 @@ from curator.net.cache import Cache
 from curator.net.http import github_limit
 from curator.publish.api import GitHubAPI, PublishError
 from curator.publish.audit import decode_state
-from curator.report.context import from_env
+from curator.report.render_context import from_env
 from curator.resolvers.arxiv_atom import FeedError, parse_feed
 from tests.doubles.github import TOKEN, FakeTime, GithubDouble, make, options_for, repos_for
 from tests.doubles.github_issues import FakeGitHub
