@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from curator.checks.redirects import hop_urls, soft_404
 from curator.config.context import CheckContext
 from curator.config.links import LinkRules
+from curator.core.meta import plain
 from curator.core.model import Entry, Finding, Service
 from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 
@@ -40,18 +41,18 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
     if lost and isinstance(outcome, Found | Moved):  # a soft 404: no target offered
         return ctx.finding(
             "link-soft-404", subject, source, f"{what} is likely broken: {lost}",
-            evidence=hop_chain(outcome.meta),
+            evidence=hop_chain(plain(outcome.meta)),
         )  # fmt: skip
     if isinstance(outcome, Moved):
         return ctx.finding(
             "link-redirect", subject, source,
             f"{what} permanently redirects to {outcome.new_url}",
-            evidence=hop_chain(outcome.meta), suggestion=outcome.new_url,
+            evidence=hop_chain(plain(outcome.meta)), suggestion=outcome.new_url,
         )  # fmt: skip
     if isinstance(outcome, NotFound):
         return ctx.finding(
             "link-broken", subject, source, f"{what} is broken: {outcome.reason}",
-            evidence=hop_chain(outcome.meta),
+            evidence=hop_chain(plain(outcome.meta)),
         )  # fmt: skip
     if isinstance(outcome, Unverified):
         return ctx.finding(
@@ -72,7 +73,7 @@ def _soft_404(outcome: Outcome, rules: object) -> str:
     reader's browser gets the page."""
     if not isinstance(outcome, Found | Moved):
         return ""
-    urls = hop_urls(outcome.meta)
+    urls = hop_urls(plain(outcome.meta))
     if isinstance(rules, LinkRules) and any(
         rules.is_bot_walled((urlsplit(url).hostname or "").lower()) for url in urls
     ):

@@ -14,6 +14,7 @@ from typing import Any
 
 from curator.config.context import CheckContext
 from curator.config.projects import ProjectRules
+from curator.core.meta import plain
 from curator.core.model import Entry, Finding
 from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 from curator.core.subjects import is_repo, subject_id
@@ -63,7 +64,7 @@ def _findings(
         ]
     found: list[Finding] = []
     if isinstance(outcome, Moved):
-        canonical = outcome.meta.get("name_with_owner", outcome.new_url)
+        canonical = plain(outcome.meta).get("name_with_owner", outcome.new_url)
         found.append(
             ctx.finding(
                 "repo-moved",
@@ -75,7 +76,7 @@ def _findings(
             )
         )
     if isinstance(outcome, Found | Moved):
-        found.extend(_meta_findings(entry, subject, outcome.meta, rules, ctx))
+        found.extend(_meta_findings(entry, subject, plain(outcome.meta), rules, ctx))
     return found
 
 

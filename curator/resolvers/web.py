@@ -25,6 +25,7 @@ import httpx
 
 from curator.config.links import LinkRules
 from curator.config.options import Options
+from curator.core.meta import meta_json
 from curator.core.model import Service
 from curator.core.outcomes import (
     Blocked,
@@ -159,10 +160,10 @@ class WebResolver(CachedResolver):
         transport (DNS, TLS): errors must not outlive an outage."""
         private = self.options.allow_private_hosts
         if isinstance(outcome, Found):
-            return {"outcome": "found", "meta": dict(outcome.meta), "private": private}
+            return {"outcome": "found", "meta": meta_json(outcome.meta), "private": private}
         if isinstance(outcome, Moved):
             return {"outcome": "moved", "new_url": outcome.new_url,
-                    "meta": dict(outcome.meta), "private": private}  # fmt: skip
+                    "meta": meta_json(outcome.meta), "private": private}  # fmt: skip
         if isinstance(outcome, NotFound) and not outcome.transport:
             return {**not_found_value(outcome), "private": private}
         return None

@@ -1,0 +1,111 @@
+"""What a service says about a subject, as typed frozen values.
+
+`PaperMeta` is arXiv's record of a paper and `RepoMeta` GitHub's record of a repository.
+Each keeps the exact JSON object the cache stores and the report shows (`to_cache`, same
+keys in the same order), and reads it back (`from_cache`), tolerant of a row written by an
+older curator that lacks a key: a missing or mistyped value reads as empty, never raises.
+Other services (the web's hop chain, title searches) still carry a plain mapping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class PaperMeta:
+    """arXiv's record of the latest version of a paper."""
+
+    id: str = ""  # base ID, no version
+    version: int = 1
+    url: str = ""
+    title: str = ""
+    authors: tuple[str, ...] = ()
+    abstract: str = ""
+    published: str = ""  # v1 submission day, YYYY-MM-DD
+    published_at: str = ""  # v1 submission, UTC ISO 8601 with Z
+    updated: str = ""  # this version, UTC ISO 8601 with Z
+    primary_category: str = ""
+    categories: tuple[str, ...] = ()
+    comment: str = ""
+    journal_ref: str = ""
+    doi: str = ""
+    withdrawn: bool = False
+
+    def to_cache(self) -> dict[str, object]:
+        """The JSON object the cache keeps and the report shows (key order is the format)."""
+        return {
+            "id": self.id,
+            "version": self.version,
+            "url": self.url,
+            "title": self.title,
+            "authors": list(self.authors),
+            "abstract": self.abstract,
+            "published": self.published,
+            "published_at": self.published_at,
+            "updated": self.updated,
+            "primary_category": self.primary_category,
+            "categories": list(self.categories),
+            "comment": self.comment,
+            "journal_ref": self.journal_ref,
+            "doi": self.doi,
+            "withdrawn": self.withdrawn,
+        }
+
+    @classmethod
+    def from_cache(cls, value: Mapping[str, object]) -> PaperMeta:
+        """The record of a cached (or freshly built) JSON object."""
+        version = value.get("version")
+        return cls(
+            id=_text(value, "id"),
+            version=version if isinstance(version, int) and not isinstance(version, bool) else 1,
+            url=_text(value, "url"),
+            title=_text(value, "title"),
+            authors=_texts(value, "authors"),
+            abstract=_text(value, "abstract"),
+            published=_text(value, "published"),
+            published_at=_text(value, "published_at"),
+            updated=_text(value, "updated"),
+            primary_category=_text(value, "primary_category"),
+            categories=_texts(value, "categories"),
+            comment=_text(value, "comment"),
+            journal_ref=_text(value, "journal_ref"),
+            doi=_text(value, "doi"),
+            withdrawn=value.get("withdrawn") is True,
+        )
+
+
+def _text(value: Mapping[str, object], key: str) -> str:
+    item = value.get(key)
+    return item if isinstance(item, str) else ""
+
+
+def _texts(value: Mapping[str, object], key: str) -> tuple[str, ...]:
+    items = value.get(key)
+    if not isinstance(items, list | tuple):
+        return ()
+    return tuple(i for i in items if isinstance(i, str))
+
+
+#: What a Found/NotFound/Moved carries: a typed record, or (web, title search) a mapping.
+Meta = PaperMeta | Mapping[str, Any]
+
+
+def meta_json(meta: Meta) -> dict[str, Any]:
+    """Any service's metadata as the JSON object the cache and the report keep."""
+    if isinstance(meta, PaperMeta):
+        return meta.to_cache()
+    return dict(meta)
+
+
+def paper_meta(meta: Meta) -> PaperMeta:
+    """arXiv's record in `meta`, or an empty one when `meta` is another service's."""
+    return meta if isinstance(meta, PaperMeta) else PaperMeta()
+
+
+def plain(meta: Meta) -> Mapping[str, Any]:
+    """The untyped metadata of a service without a record type (the web's hop chain, a
+    title search's papers); empty for a typed record."""
+    return {} if isinstance(meta, PaperMeta) else meta
