@@ -77,6 +77,59 @@ class PaperMeta:
         )
 
 
+@dataclass(frozen=True)
+class RepoMeta:
+    """GitHub's record of a repository (from GraphQL or REST, the same fields)."""
+
+    name_with_owner: str = ""  # GitHub's canonical spelling, `Owner/Name`
+    url: str = ""
+    stars: int = 0
+    forks: int = 0
+    license: str | None = None  # SPDX ID; "NOASSERTION" for a file GitHub cannot classify
+    archived: bool = False
+    disabled: bool = False
+    fork: bool = False
+    pushed_at: str | None = None  # ISO 8601, as GitHub sends it
+    default_branch: str | None = None
+    homepage: str | None = None
+    description: str | None = None
+
+    def to_cache(self) -> dict[str, object]:
+        """The JSON object the cache keeps and the report shows (key order is the format)."""
+        return {
+            "name_with_owner": self.name_with_owner,
+            "url": self.url,
+            "stars": self.stars,
+            "forks": self.forks,
+            "license": self.license,
+            "archived": self.archived,
+            "disabled": self.disabled,
+            "fork": self.fork,
+            "pushed_at": self.pushed_at,
+            "default_branch": self.default_branch,
+            "homepage": self.homepage,
+            "description": self.description,
+        }
+
+    @classmethod
+    def from_cache(cls, value: Mapping[str, object]) -> RepoMeta:
+        """The record of a cached JSON object."""
+        return cls(
+            name_with_owner=_text(value, "name_with_owner"),
+            url=_text(value, "url"),
+            stars=_int(value, "stars"),
+            forks=_int(value, "forks"),
+            license=_optional(value, "license"),
+            archived=value.get("archived") is True,
+            disabled=value.get("disabled") is True,
+            fork=value.get("fork") is True,
+            pushed_at=_optional(value, "pushed_at"),
+            default_branch=_optional(value, "default_branch"),
+            homepage=_optional(value, "homepage"),
+            description=_optional(value, "description"),
+        )
+
+
 def _text(value: Mapping[str, object], key: str) -> str:
     item = value.get(key)
     return item if isinstance(item, str) else ""
@@ -89,13 +142,23 @@ def _texts(value: Mapping[str, object], key: str) -> tuple[str, ...]:
     return tuple(i for i in items if isinstance(i, str))
 
 
+def _optional(value: Mapping[str, object], key: str) -> str | None:
+    item = value.get(key)
+    return item if isinstance(item, str) else None
+
+
+def _int(value: Mapping[str, object], key: str) -> int:
+    item = value.get(key)
+    return item if isinstance(item, int) and not isinstance(item, bool) else 0
+
+
 #: What a Found/NotFound/Moved carries: a typed record, or (web, title search) a mapping.
-Meta = PaperMeta | Mapping[str, Any]
+Meta = PaperMeta | RepoMeta | Mapping[str, Any]
 
 
 def meta_json(meta: Meta) -> dict[str, Any]:
     """Any service's metadata as the JSON object the cache and the report keep."""
-    if isinstance(meta, PaperMeta):
+    if isinstance(meta, PaperMeta | RepoMeta):
         return meta.to_cache()
     return dict(meta)
 
@@ -105,7 +168,12 @@ def paper_meta(meta: Meta) -> PaperMeta:
     return meta if isinstance(meta, PaperMeta) else PaperMeta()
 
 
+def repo_meta(meta: Meta) -> RepoMeta:
+    """GitHub's record in `meta`, or an empty one when `meta` is another service's."""
+    return meta if isinstance(meta, RepoMeta) else RepoMeta()
+
+
 def plain(meta: Meta) -> Mapping[str, Any]:
     """The untyped metadata of a service without a record type (the web's hop chain, a
     title search's papers); empty for a typed record."""
-    return {} if isinstance(meta, PaperMeta) else meta
+    return {} if isinstance(meta, PaperMeta | RepoMeta) else meta
