@@ -10,7 +10,7 @@ Other services (the web's hop chain, title searches) still carry a plain mapping
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -33,6 +33,8 @@ class PaperMeta:
     journal_ref: str = ""
     doi: str = ""
     withdrawn: bool = False
+    #: The keys of the cache row this record was read from, in the row's order; see `meta_json`.
+    keys: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def to_cache(self) -> dict[str, object]:
         """The JSON object the cache keeps and the report shows (key order is the format)."""
@@ -74,6 +76,7 @@ class PaperMeta:
             journal_ref=_text(value, "journal_ref"),
             doi=_text(value, "doi"),
             withdrawn=value.get("withdrawn") is True,
+            keys=tuple(value),
         )
 
 
@@ -93,6 +96,8 @@ class RepoMeta:
     default_branch: str | None = None
     homepage: str | None = None
     description: str | None = None
+    #: The keys of the cache row this record was read from, in the row's order; see `meta_json`.
+    keys: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def to_cache(self) -> dict[str, object]:
         """The JSON object the cache keeps and the report shows (key order is the format)."""
@@ -127,6 +132,7 @@ class RepoMeta:
             default_branch=_optional(value, "default_branch"),
             homepage=_optional(value, "homepage"),
             description=_optional(value, "description"),
+            keys=tuple(value),
         )
 
 
@@ -157,10 +163,13 @@ Meta = PaperMeta | RepoMeta | Mapping[str, Any]
 
 
 def meta_json(meta: Meta) -> dict[str, Any]:
-    """Any service's metadata as the JSON object the cache and the report keep."""
-    if isinstance(meta, PaperMeta | RepoMeta):
-        return meta.to_cache()
-    return dict(meta)
+    """Any service's metadata as the JSON object the cache and the report keep. A record read
+    from the cache shows the keys its row held, in the row's order (the cache writes sorted
+    keys; a row of an older curator may lack one), as the report always showed it."""
+    if not isinstance(meta, PaperMeta | RepoMeta):
+        return dict(meta)
+    full = meta.to_cache()
+    return {key: full[key] for key in meta.keys if key in full} if meta.keys else full
 
 
 def paper_meta(meta: Meta) -> PaperMeta:
