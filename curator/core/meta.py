@@ -4,7 +4,8 @@
 Each keeps the exact JSON object the cache stores and the report shows (`to_cache`, same
 keys in the same order), and reads it back (`from_cache`), tolerant of a row written by an
 older curator that lacks a key: a missing or mistyped value reads as empty, never raises.
-Other services (the web's hop chain, title searches) still carry a plain mapping.
+`WebMeta` is what a checked link answered. Other services (arXiv's title search, a service
+added by a user) carry a plain mapping.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class PaperMeta:
     doi: str = ""
     withdrawn: bool = False
     #: The keys of the cache row this record was read from, in the row's order; see `meta_json`.
-    keys: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    keys: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
 
     def to_cache(self) -> dict[str, object]:
         """The JSON object the cache keeps and the report shows (key order is the format)."""
@@ -97,7 +98,7 @@ class RepoMeta:
     homepage: str | None = None
     description: str | None = None
     #: The keys of the cache row this record was read from, in the row's order; see `meta_json`.
-    keys: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    keys: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
 
     def to_cache(self) -> dict[str, object]:
         """The JSON object the cache keeps and the report shows (key order is the format)."""
@@ -136,6 +137,42 @@ class RepoMeta:
         )
 
 
+@dataclass(frozen=True)
+class WebMeta:
+    """What a checked link answered: the last status, the final URL and the hop chain."""
+
+    http_status: int = 0
+    final_url: str = ""
+    chain: tuple[tuple[int, str], ...] = ()  # (status, url) of each hop, the link first
+    #: The keys of the cache row this record was read from, in the row's order; see `meta_json`.
+    keys: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+
+    def to_cache(self) -> dict[str, object]:
+        """The JSON object the cache keeps and the report shows (key order is the format)."""
+        return {
+            "http_status": self.http_status,
+            "final_url": self.final_url,
+            "chain": [[status, url] for status, url in self.chain],
+        }
+
+    @classmethod
+    def from_cache(cls, value: Mapping[str, object]) -> WebMeta:
+        """The record of a cached JSON object; a hop that is not a `[status, url]` pair is
+        left out."""
+        items = value.get("chain")
+        hops = items if isinstance(items, list | tuple) else ()
+        return cls(
+            http_status=_int(value, "http_status"),
+            final_url=_text(value, "final_url"),
+            chain=tuple(
+                (hop[0], str(hop[1]))
+                for hop in hops
+                if isinstance(hop, list | tuple) and len(hop) == 2 and isinstance(hop[0], int)
+            ),
+            keys=tuple(value),
+        )
+
+
 def _text(value: Mapping[str, object], key: str) -> str:
     item = value.get(key)
     return item if isinstance(item, str) else ""
@@ -159,30 +196,44 @@ def _int(value: Mapping[str, object], key: str) -> int:
 
 
 #: What a Found/NotFound/Moved carries: a typed record, or (web, title search) a mapping.
-Meta = PaperMeta | RepoMeta | Mapping[str, Any]
+Meta = PaperMeta | RepoMeta | WebMeta | Mapping[str, Any]
 
 
 def meta_json(meta: Meta) -> dict[str, Any]:
     """Any service's metadata as the JSON object the cache and the report keep. A record read
     from the cache shows the keys its row held, in the row's order (the cache writes sorted
     keys; a row of an older curator may lack one), as the report always showed it."""
-    if not isinstance(meta, PaperMeta | RepoMeta):
+    if not isinstance(meta, PaperMeta | RepoMeta | WebMeta):
         return dict(meta)
     full = meta.to_cache()
-    return {key: full[key] for key in meta.keys if key in full} if meta.keys else full
+    return full if meta.keys is None else {key: full[key] for key in meta.keys if key in full}
 
 
 def paper_meta(meta: Meta) -> PaperMeta:
-    """arXiv's record in `meta`, or an empty one when `meta` is another service's."""
-    return meta if isinstance(meta, PaperMeta) else PaperMeta()
+    """arXiv's record in `meta`: as is, read from a plain mapping (a double or a service that
+    keeps one), or an empty one when `meta` is another service's record."""
+    if isinstance(meta, PaperMeta):
+        return meta
+    return PaperMeta() if isinstance(meta, RepoMeta | WebMeta) else PaperMeta.from_cache(meta)
 
 
 def repo_meta(meta: Meta) -> RepoMeta:
-    """GitHub's record in `meta`, or an empty one when `meta` is another service's."""
-    return meta if isinstance(meta, RepoMeta) else RepoMeta()
+    """GitHub's record in `meta`: as is, read from a plain mapping, or an empty one when
+    `meta` is another service's record."""
+    if isinstance(meta, RepoMeta):
+        return meta
+    return RepoMeta() if isinstance(meta, PaperMeta | WebMeta) else RepoMeta.from_cache(meta)
+
+
+def web_meta(meta: Meta) -> WebMeta:
+    """A checked link's record in `meta`: as is, read from a plain mapping, or an empty one
+    when `meta` is another service's record."""
+    if isinstance(meta, WebMeta):
+        return meta
+    return WebMeta() if isinstance(meta, PaperMeta | RepoMeta) else WebMeta.from_cache(meta)
 
 
 def plain(meta: Meta) -> Mapping[str, Any]:
     """The untyped metadata of a service without a record type (the web's hop chain, a
     title search's papers); empty for a typed record."""
-    return {} if isinstance(meta, PaperMeta | RepoMeta) else meta
+    return {} if isinstance(meta, PaperMeta | RepoMeta | WebMeta) else meta

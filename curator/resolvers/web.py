@@ -25,7 +25,7 @@ import httpx
 
 from curator.config.links import LinkRules
 from curator.config.options import Options
-from curator.core.meta import meta_json
+from curator.core.meta import WebMeta, meta_json
 from curator.core.model import Service
 from curator.core.outcomes import (
     Blocked,
@@ -148,7 +148,7 @@ class WebResolver(CachedResolver):
         if missing is not None:
             return missing
         stored = value.get("meta")
-        meta: dict[str, Any] = stored if isinstance(stored, dict) else {}
+        meta = WebMeta.from_cache(stored if isinstance(stored, dict) else {})
         if value.get("outcome") == "moved" and value.get("new_url"):
             return Moved(subject, str(value["new_url"]), meta)
         if value.get("outcome") == "found":

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import json
 
-from curator.core.meta import PaperMeta, RepoMeta, meta_json, paper_meta, plain, repo_meta
+from curator.core.meta import (
+    PaperMeta,
+    RepoMeta,
+    WebMeta,
+    meta_json,
+    paper_meta,
+    plain,
+    repo_meta,
+    web_meta,
+)
 from curator.core.outcomes import Found, Moved, describe
 
 PAPER = {
@@ -51,4 +60,7 @@ def test_another_service_keeps_its_mapping() -> None:
     chain = {"chain": [[301, "https://a.example/"], [200, "https://b.example/"]]}
     assert meta_json(chain) == chain and plain(chain) is chain
     assert plain(PaperMeta()) == {} and paper_meta(chain) == PaperMeta()
-    assert repo_meta(chain) == RepoMeta()
+    assert repo_meta(chain) == RepoMeta() and web_meta(PaperMeta()) == WebMeta()
+    assert web_meta(chain).chain == ((301, "https://a.example/"), (200, "https://b.example/"))
+    assert meta_json(web_meta(chain)) == chain  # only the keys the mapping had
+    assert repo_meta({"license": "MIT"}).license == "MIT"
