@@ -3,13 +3,13 @@ or blocked links (pure)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from curator.checks.redirects import hop_urls, soft_404
 from curator.config.context import CheckContext
 from curator.config.links import LinkRules
+from curator.core.meta import WebMeta, web_meta
 from curator.core.model import Entry, Finding, Service
 from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 
@@ -40,18 +40,18 @@ def _finding(entry: Entry, role: str, outcome: Outcome, ctx: CheckContext) -> Fi
     if lost and isinstance(outcome, Found | Moved):  # a soft 404: no target offered
         return ctx.finding(
             "link-soft-404", subject, source, f"{what} is likely broken: {lost}",
-            evidence=hop_chain(outcome.meta),
+            evidence=hop_chain(web_meta(outcome.meta)),
         )  # fmt: skip
     if isinstance(outcome, Moved):
         return ctx.finding(
             "link-redirect", subject, source,
             f"{what} permanently redirects to {outcome.new_url}",
-            evidence=hop_chain(outcome.meta), suggestion=outcome.new_url,
+            evidence=hop_chain(web_meta(outcome.meta)), suggestion=outcome.new_url,
         )  # fmt: skip
     if isinstance(outcome, NotFound):
         return ctx.finding(
             "link-broken", subject, source, f"{what} is broken: {outcome.reason}",
-            evidence=hop_chain(outcome.meta),
+            evidence=hop_chain(web_meta(outcome.meta)),
         )  # fmt: skip
     if isinstance(outcome, Unverified):
         return ctx.finding(
@@ -72,7 +72,7 @@ def _soft_404(outcome: Outcome, rules: LinkRules | None) -> str:
     reader's browser gets the page."""
     if not isinstance(outcome, Found | Moved):
         return ""
-    urls = hop_urls(outcome.meta)
+    urls = hop_urls(web_meta(outcome.meta))
     if rules is not None and any(
         rules.is_bot_walled((urlsplit(url).hostname or "").lower()) for url in urls
     ):
@@ -80,14 +80,6 @@ def _soft_404(outcome: Outcome, rules: LinkRules | None) -> str:
     return soft_404(urls)
 
 
-def hop_chain(meta: Mapping[str, Any]) -> str:
+def hop_chain(meta: WebMeta) -> str:
     """The redirect chain of an outcome as `301 http://a -> 200 https://b`, or ""."""
-    chain = meta.get("chain")
-    if not isinstance(chain, Sequence) or isinstance(chain, str):
-        return ""
-    hops = [
-        f"{hop[0]} {hop[1]}"
-        for hop in chain
-        if isinstance(hop, Sequence) and not isinstance(hop, str) and len(hop) == 2
-    ]
-    return " -> ".join(hops)
+    return " -> ".join(f"{status} {url}" for status, url in meta.chain)

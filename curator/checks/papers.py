@@ -11,10 +11,10 @@ import calendar
 import re
 from collections.abc import Mapping
 from datetime import date, timedelta
-from typing import Any
 
 from curator.checks.titles import same_name, same_paper, titles_match
 from curator.config.context import CheckContext
+from curator.core.meta import PaperMeta, paper_meta
 from curator.core.model import Entry, Finding, Kind
 from curator.core.outcomes import Found, NotFound, Outcome, Unverified
 from curator.core.subjects import is_paper, subject_id
@@ -48,7 +48,7 @@ def _judge(
         return [ctx.finding("arxiv-unverified", subject, entry.source, message, outcome.reason)]
     if not isinstance(outcome, Found):
         return []
-    meta = outcome.meta
+    meta = paper_meta(outcome.meta)
     findings = _withdrawn(entry, subject, label, meta, ctx)
     if own and not _reference(entry, subject, meta, ctx):
         findings += _title(entry, subject, label, meta, ctx)
@@ -56,13 +56,13 @@ def _judge(
     return findings
 
 
-def _reference(entry: Entry, subject: str, meta: Mapping[str, Any], ctx: CheckContext) -> bool:
+def _reference(entry: Entry, subject: str, meta: PaperMeta, ctx: CheckContext) -> bool:
     """True when the list names this paper properly elsewhere (another listing carries
     arXiv's title) and this listing's title is not the paper's: a project, benchmark or
     product row that links the paper, with its own name, description and date. Its title and
     date are not the paper's to compare; its repeat is reported as a duplicate or a
     cross-listing already."""
-    official = str(meta.get("title") or "")
+    official = meta.title
     others = ctx.listings.get(subject, ())
     if not official or len(others) < 2 or titles_match(entry.title, official):
         return False
@@ -70,22 +70,21 @@ def _reference(entry: Entry, subject: str, meta: Mapping[str, Any], ctx: CheckCo
 
 
 def _withdrawn(
-    entry: Entry, subject: str, label: str, meta: Mapping[str, Any], ctx: CheckContext
+    entry: Entry, subject: str, label: str, meta: PaperMeta, ctx: CheckContext
 ) -> list[Finding]:
     """arxiv-withdrawn when the latest version is a withdrawal notice."""
-    if not meta.get("withdrawn"):
+    if not meta.withdrawn:
         return []
-    version = meta.get("version", "?")
-    notice = str(meta.get("comment") or meta.get("abstract") or "")
-    message = f"{label} v{version} (the latest version) is a withdrawal"
+    notice = meta.comment or meta.abstract
+    message = f"{label} v{meta.version} (the latest version) is a withdrawal"
     return [ctx.finding("arxiv-withdrawn", subject, entry.source, message, _clip(notice))]
 
 
 def _title(
-    entry: Entry, subject: str, label: str, meta: Mapping[str, Any], ctx: CheckContext
+    entry: Entry, subject: str, label: str, meta: PaperMeta, ctx: CheckContext
 ) -> list[Finding]:
     """arxiv-title-mismatch when the words of the titles differ."""
-    official = str(meta.get("title") or "")
+    official = meta.title
     if not entry.title or not official or titles_match(entry.title, official):
         return []
     if entry.short_title:
@@ -109,11 +108,11 @@ def _title(
 
 
 def _date(
-    entry: Entry, subject: str, label: str, meta: Mapping[str, Any], ctx: CheckContext
+    entry: Entry, subject: str, label: str, meta: PaperMeta, ctx: CheckContext
 ) -> list[Finding]:
     """arxiv-date-mismatch when the entry's date is off the v1 date by more than the tolerance."""
     period = date_span(entry.date)
-    v1 = _iso_date(str(meta.get("published") or ""))
+    v1 = _iso_date(meta.published)
     if period is None or v1 is None:
         return []
     tolerance = timedelta(days=ctx.options.date_tolerance_days)
@@ -127,7 +126,7 @@ def _date(
         return []
     shown = v1.isoformat()[: len(_precision(entry.date))]
     message = f"the date {entry.date} is not the v1 submission date of {label} ({v1.isoformat()})"
-    evidence = f"v1 submitted {meta.get('published_at') or v1.isoformat()}"
+    evidence = f"v1 submitted {meta.published_at or v1.isoformat()}"
     evidence += f"; tolerance {ctx.options.date_tolerance_days} days"
     return [ctx.finding("arxiv-date-mismatch", subject, entry.source, message, evidence, shown)]
 

@@ -12,9 +12,10 @@ maintainer to judge, never written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 from urllib.parse import SplitResult, urlsplit
+
+from curator.core.meta import WebMeta
 
 #: A host's first label that names a sign-in service (accounts.example.com, sso.example.org).
 _LOGIN_HOSTS = frozenset({"accounts", "account", "login", "signin", "auth", "sso", "idp"})
@@ -36,17 +37,10 @@ _HOME_PAGES = frozenset({"index.html", "index.htm", "index.php", "home"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-def hop_urls(meta: Mapping[str, Any]) -> list[str]:
-    """The URLs of an outcome's hop chain (`meta["chain"]`: `[status, url]` pairs), in order:
-    the link itself first, then every URL a redirect sent it to."""
-    chain = meta.get("chain")
-    if not isinstance(chain, Sequence) or isinstance(chain, str):
-        return []
-    return [
-        str(hop[1])
-        for hop in chain
-        if isinstance(hop, Sequence) and not isinstance(hop, str) and len(hop) == 2
-    ]
+def hop_urls(meta: WebMeta) -> list[str]:
+    """The URLs of an outcome's hop chain, in order: the link itself first, then every URL
+    a redirect sent it to."""
+    return [url for _, url in meta.chain]
 
 
 def same_resource(old: str, new: str) -> bool:

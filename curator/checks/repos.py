@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
 from curator.config.context import CheckContext
 from curator.config.projects import ProjectRules
+from curator.core.meta import RepoMeta, repo_meta
 from curator.core.model import Entry, Finding
 from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 from curator.core.subjects import is_repo, subject_id
@@ -61,7 +61,7 @@ def _findings(
         ]
     found: list[Finding] = []
     if isinstance(outcome, Moved):
-        canonical = outcome.meta.get("name_with_owner", outcome.new_url)
+        canonical = repo_meta(outcome.meta).name_with_owner or outcome.new_url
         found.append(
             ctx.finding(
                 "repo-moved",
@@ -73,23 +73,23 @@ def _findings(
             )
         )
     if isinstance(outcome, Found | Moved):
-        found.extend(_meta_findings(entry, subject, outcome.meta, rules, ctx))
+        found.extend(_meta_findings(entry, subject, repo_meta(outcome.meta), rules, ctx))
     return found
 
 
 def _meta_findings(
-    entry: Entry, subject: str, meta: Mapping[str, Any], rules: ProjectRules, ctx: CheckContext
+    entry: Entry, subject: str, meta: RepoMeta, rules: ProjectRules, ctx: CheckContext
 ) -> list[Finding]:
     """Archive state, licence, staleness and stars of a repository that exists."""
     out: list[Finding] = []
     name, where = _name(subject), entry.source
     archived = rules.archived_severity
-    if meta.get("archived") and archived is not None:
+    if meta.archived and archived is not None:
         finding = ctx.finding("repo-archived", subject, where, f"{name} is archived (read-only)")
         if "repo-archived" not in ctx.options.severity:  # configuration beats the rules file
             finding = replace(finding, severity=archived)
         out.append(finding)
-    licence = meta.get("license")
+    licence = meta.license
     if licence == "NOASSERTION":
         out.append(
             ctx.finding(
@@ -105,8 +105,8 @@ def _meta_findings(
             ctx.finding("repo-no-license", subject, where, f"GitHub detects no licence in {name}")
         )
     out.extend(_stale(subject, meta, rules, ctx, entry))
-    stars = meta.get("stars")
-    if rules.min_stars and isinstance(stars, int) and stars < rules.min_stars:
+    stars = meta.stars
+    if rules.min_stars and stars < rules.min_stars:
         out.append(
             ctx.finding(
                 "repo-few-stars",
@@ -119,10 +119,10 @@ def _meta_findings(
 
 
 def _stale(
-    subject: str, meta: Mapping[str, Any], rules: ProjectRules, ctx: CheckContext, entry: Entry
+    subject: str, meta: RepoMeta, rules: ProjectRules, ctx: CheckContext, entry: Entry
 ) -> list[Finding]:
     """repo-stale when the last push is older than the rules allow."""
-    pushed = _when(meta.get("pushed_at"))
+    pushed = _when(meta.pushed_at)
     if not rules.stale_days or pushed is None:
         return []
     days = (ctx.now - pushed).days
@@ -134,7 +134,7 @@ def _stale(
             subject,
             entry.source,
             f"no push to {_name(subject)} for {days} days (the rules allow {rules.stale_days})",
-            evidence=f"last push {meta['pushed_at']}",
+            evidence=f"last push {meta.pushed_at}",
         )
     ]
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curator.core.errors import UsageError
+from curator.core.meta import paper_meta
 from curator.lab.crosslist import Listed
 from curator.presets import PRESET_HELP
 
@@ -185,7 +186,7 @@ def _against_list(
     papers = [e for e in entries if e.kind is Kind.PAPER]
     held = next((e for e in papers if e.subject == subject), None)
     others = [e for e in papers if e.subject != subject]
-    official = outcome.meta.get("title") if isinstance(outcome, Found | Moved) else None
+    official = paper_meta(outcome.meta).title if isinstance(outcome, Found | Moved) else None
     # arXiv's title, else the list's (what `check` compares); '' when neither is known.
     title = str(official or (held.title if held else ""))
     absent = (outcome.reason or "not found") if isinstance(outcome, NotFound) else ""

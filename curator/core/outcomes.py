@@ -7,19 +7,20 @@ reason, never `NotFound`. Only a broken configuration is fatal.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from curator.core.meta import Meta, meta_json
 from curator.core.model import RequestCounts, Service
 
 
 @dataclass(frozen=True)
 class Found:
-    """The service knows the subject; `meta` is JSON-serialisable metadata."""
+    """The service knows the subject; `meta` is what it says (typed for arXiv and GitHub)."""
 
     subject: str
-    meta: Mapping[str, Any] = field(default_factory=dict)
+    meta: Meta = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class NotFound:
 
     subject: str
     reason: str = ""
-    meta: Mapping[str, Any] = field(default_factory=dict)
+    meta: Meta = field(default_factory=dict)
     #: True when no server answered (DNS "no such host", a TLS failure): the subject is
     #: missing only if the network demonstrably works in the same run (see resolvers/reach.py).
     transport: bool = False
@@ -40,7 +41,7 @@ class Moved:
 
     subject: str
     new_url: str
-    meta: Mapping[str, Any] = field(default_factory=dict)
+    meta: Meta = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -65,9 +66,9 @@ Outcome = Found | NotFound | Moved | Unverified | Blocked
 def describe(outcome: Outcome) -> dict[str, Any]:
     """An outcome as report metadata: status plus what the service said."""
     if isinstance(outcome, Found):
-        return {"status": "found", **outcome.meta}
+        return {"status": "found", **meta_json(outcome.meta)}
     if isinstance(outcome, Moved):
-        return {"status": "moved", "new_url": outcome.new_url, **outcome.meta}
+        return {"status": "moved", "new_url": outcome.new_url, **meta_json(outcome.meta)}
     if isinstance(outcome, NotFound):
         return {"status": "not_found", "reason": outcome.reason}
     if isinstance(outcome, Unverified):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from curator.checks.titles import MIN_WORDS, normalize_title, titles_match
 from curator.config.options import Options
+from curator.core.meta import plain
 from curator.core.model import Entry, Finding, Kind, Report, RequestCounts
 from curator.core.outcomes import Found, Outcome, Unverified
 from curator.core.subjects import arxiv_id_of
@@ -147,7 +148,7 @@ def _suggested(
     if not isinstance(outcome, Found):
         return finding
     own = arxiv_id_of(finding.subject)
-    papers = [p for p in outcome.meta.get("papers", []) if p.get("id") != own]
+    papers = [p for p in plain(outcome.meta).get("papers", []) if p.get("id") != own]
     if len(papers) != 1:
         return finding
     new = str(papers[0]["id"])

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 import httpx
 
 from curator.config.options import Options
+from curator.core.meta import PaperMeta, meta_json
 from curator.core.model import Service
 from curator.core.normalize import parse_arxiv_id
 from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
@@ -213,13 +214,13 @@ class ArxivResolver(CachedResolver):
 
     def decode(self, subject: str, item: CacheItem) -> Outcome:
         """A cached answer: "not found", or the metadata of a paper found."""
-        return not_found_from(subject, item) or Found(subject, item.value)
+        return not_found_from(subject, item) or Found(subject, PaperMeta.from_cache(item.value))
 
     def encode(self, outcome: Outcome) -> dict[str, Any] | None:
         """A paper's metadata as is; "not found" briefly; nothing else."""
         if isinstance(outcome, NotFound):
             return not_found_value(outcome)
-        return dict(outcome.meta) if isinstance(outcome, Found) else None
+        return meta_json(outcome.meta) if isinstance(outcome, Found) else None
 
     @property
     def batch_size(self) -> int:
@@ -309,7 +310,7 @@ class ArxivResolver(CachedResolver):
         self, batch: list[str], feed: Feed, asked: Mapping[str, str]
     ) -> dict[str, Outcome]:
         """Outcomes of a batch arXiv answered with entries (a note for partial records)."""
-        found = {paper.id: paper.metadata() for paper in feed.papers}
+        found = {paper.id: paper.record() for paper in feed.papers}
         partial = partial_ids(batch, found, feed.listed)
         if partial:
             self.notes.append(f"arXiv sent incomplete records for {len(partial)} IDs")
@@ -338,7 +339,7 @@ class ArxivResolver(CachedResolver):
     def _record(
         self,
         batch: list[str],
-        found: Mapping[str, dict[str, Any]],
+        found: Mapping[str, PaperMeta],
         partial: list[str],
         asked: Mapping[str, str],
     ) -> dict[str, Outcome]:

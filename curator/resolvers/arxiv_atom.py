@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from curator.core.meta import PaperMeta
 from curator.core.normalize import parse_arxiv_id
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -77,25 +78,29 @@ class ArxivPaper:
     journal_ref: str
     doi: str
 
+    def record(self) -> PaperMeta:
+        """The typed record the outcome carries (and the cache keeps as JSON)."""
+        return PaperMeta(
+            id=self.id,
+            version=self.version,
+            url=f"https://arxiv.org/abs/{self.id}",
+            title=self.title,
+            authors=self.authors,
+            abstract=self.abstract,
+            published=self.published.date().isoformat(),
+            published_at=_iso(self.published),
+            updated=_iso(self.updated),
+            primary_category=self.primary_category,
+            categories=self.categories,
+            comment=self.comment,
+            journal_ref=self.journal_ref,
+            doi=self.doi,
+            withdrawn=is_withdrawal(self.comment, self.abstract),
+        )
+
     def metadata(self) -> dict[str, Any]:
         """The JSON-able metadata the cache keeps and the reports show."""
-        return {
-            "id": self.id,
-            "version": self.version,
-            "url": f"https://arxiv.org/abs/{self.id}",
-            "title": self.title,
-            "authors": list(self.authors),
-            "abstract": self.abstract,
-            "published": self.published.date().isoformat(),
-            "published_at": _iso(self.published),
-            "updated": _iso(self.updated),
-            "primary_category": self.primary_category,
-            "categories": list(self.categories),
-            "comment": self.comment,
-            "journal_ref": self.journal_ref,
-            "doi": self.doi,
-            "withdrawn": is_withdrawal(self.comment, self.abstract),
-        }
+        return self.record().to_cache()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from curator.config.options import Options
+from curator.core.meta import plain
 from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
 from curator.net.cache import Cache, CacheItem
 from curator.resolvers.arxiv_search import ArxivSearch, SearchFailed, Session
@@ -74,7 +75,7 @@ class ArxivTitles(ArxivSearch):
     def encode(self, outcome: Outcome) -> dict[str, Any] | None:
         """The papers found (none for a "not found"); never an outage."""
         if isinstance(outcome, Found):
-            return {"papers": list(outcome.meta.get("papers", []))}
+            return {"papers": list(plain(outcome.meta).get("papers", []))}
         return {"papers": []} if isinstance(outcome, NotFound) else None
 
     def fetch(self, subjects: list[str], stored: Mapping[str, CacheItem]) -> dict[str, Outcome]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from curator.config.options import Options
+from curator.core.meta import RepoMeta, meta_json
 from curator.core.model import Service
 from curator.core.outcomes import Counter, Found, Moved, NotFound, Outcome, Unverified
 from curator.core.subjects import is_repo
@@ -106,9 +107,9 @@ class GithubResolver(CachedResolver):
             assert isinstance(scrubbed, NotFound)
             return not_found_value(scrubbed)
         if isinstance(outcome, Found):
-            return {"outcome": "found", "meta": dict(outcome.meta)}
+            return {"outcome": "found", "meta": meta_json(outcome.meta)}
         if isinstance(outcome, Moved):
-            return {"outcome": "moved", "new_url": outcome.new_url, "meta": dict(outcome.meta)}
+            return {"outcome": "moved", "new_url": outcome.new_url, "meta": meta_json(outcome.meta)}
         return None
 
     def _ask_github(self, pending: list[str], cached: dict[str, CacheItem]) -> dict[str, Outcome]:
@@ -230,10 +231,10 @@ def _cached_outcome(subject: str, item: CacheItem) -> Outcome | None:
     if not isinstance(meta, dict):
         return None
     if value.get("outcome") == "found":
-        return Found(subject, meta)
+        return Found(subject, RepoMeta.from_cache(meta))
     new_url = value.get("new_url")
     if value.get("outcome") == "moved" and isinstance(new_url, str):
-        return Moved(subject, new_url, meta)
+        return Moved(subject, new_url, RepoMeta.from_cache(meta))
     return None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from curator.core.meta import RepoMeta
 from curator.core.outcomes import Found, Moved, NotFound, Outcome, Unverified
 from curator.core.subjects import is_repo, repo_subject, subject_id
 
@@ -54,47 +55,47 @@ def graphql_query(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
     return {"query": f"query Repos({params}) {{\n{selections}\n}}", "variables": variables}
 
 
-def meta_from_graphql(node: Any) -> dict[str, Any]:
+def meta_from_graphql(node: Any) -> RepoMeta:
     """The kept metadata of a GraphQL `repository` node; ValueError when malformed."""
     if not isinstance(node, Mapping) or not isinstance(node.get("nameWithOwner"), str):
         raise ValueError("repository node without nameWithOwner")
     licence = node.get("licenseInfo")
     branch = node.get("defaultBranchRef")
-    return {
-        "name_with_owner": node["nameWithOwner"],
-        "url": _text(node.get("url")) or canonical_url(node["nameWithOwner"]),
-        "stars": _count(node.get("stargazerCount")),
-        "forks": _count(node.get("forkCount")),
-        "license": _text(licence.get("spdxId")) if isinstance(licence, Mapping) else None,
-        "archived": node.get("isArchived") is True,
-        "disabled": node.get("isDisabled") is True,
-        "fork": node.get("isFork") is True,
-        "pushed_at": _text(node.get("pushedAt")),
-        "default_branch": _text(branch.get("name")) if isinstance(branch, Mapping) else None,
-        "homepage": _text(node.get("homepageUrl")),
-        "description": _text(node.get("description")),
-    }
+    return RepoMeta(
+        name_with_owner=node["nameWithOwner"],
+        url=_text(node.get("url")) or canonical_url(node["nameWithOwner"]),
+        stars=_count(node.get("stargazerCount")),
+        forks=_count(node.get("forkCount")),
+        license=_text(licence.get("spdxId")) if isinstance(licence, Mapping) else None,
+        archived=node.get("isArchived") is True,
+        disabled=node.get("isDisabled") is True,
+        fork=node.get("isFork") is True,
+        pushed_at=_text(node.get("pushedAt")),
+        default_branch=_text(branch.get("name")) if isinstance(branch, Mapping) else None,
+        homepage=_text(node.get("homepageUrl")),
+        description=_text(node.get("description")),
+    )
 
 
-def meta_from_rest(data: Any) -> dict[str, Any]:
+def meta_from_rest(data: Any) -> RepoMeta:
     """The kept metadata of a REST `GET /repos/{o}/{r}` body; ValueError when malformed."""
     if not isinstance(data, Mapping) or not isinstance(data.get("full_name"), str):
         raise ValueError("repository body without full_name")
     licence = data.get("license")
-    return {
-        "name_with_owner": data["full_name"],
-        "url": _text(data.get("html_url")) or canonical_url(data["full_name"]),
-        "stars": _count(data.get("stargazers_count")),
-        "forks": _count(data.get("forks_count")),
-        "license": _text(licence.get("spdx_id")) if isinstance(licence, Mapping) else None,
-        "archived": data.get("archived") is True,
-        "disabled": data.get("disabled") is True,
-        "fork": data.get("fork") is True,
-        "pushed_at": _text(data.get("pushed_at")),
-        "default_branch": _text(data.get("default_branch")),
-        "homepage": _text(data.get("homepage")),
-        "description": _text(data.get("description")),
-    }
+    return RepoMeta(
+        name_with_owner=data["full_name"],
+        url=_text(data.get("html_url")) or canonical_url(data["full_name"]),
+        stars=_count(data.get("stargazers_count")),
+        forks=_count(data.get("forks_count")),
+        license=_text(licence.get("spdx_id")) if isinstance(licence, Mapping) else None,
+        archived=data.get("archived") is True,
+        disabled=data.get("disabled") is True,
+        fork=data.get("fork") is True,
+        pushed_at=_text(data.get("pushed_at")),
+        default_branch=_text(data.get("default_branch")),
+        homepage=_text(data.get("homepage")),
+        description=_text(data.get("description")),
+    )
 
 
 def _text(value: Any) -> str | None:
@@ -107,13 +108,13 @@ def _count(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
-def outcome_from_meta(subject: str, meta: dict[str, Any]) -> Outcome:
+def outcome_from_meta(subject: str, meta: RepoMeta) -> Outcome:
     """Found, Moved (the canonical name differs) or NotFound (a disabled repository)."""
-    if meta["disabled"]:
+    if meta.disabled:
         return NotFound(subject, "GitHub has disabled this repository", meta)
-    canonical = repo_subject(str(meta["name_with_owner"]))
+    canonical = repo_subject(meta.name_with_owner)
     if canonical != subject.lower():
-        return Moved(subject, canonical_url(meta["name_with_owner"]), meta)
+        return Moved(subject, canonical_url(meta.name_with_owner), meta)
     return Found(subject, meta)
 
 

@@ -21,6 +21,7 @@ import httpx
 
 from curator.config.links import LinkRules
 from curator.config.options import Options
+from curator.core.meta import WebMeta, meta_json
 from curator.core.model import Service
 from curator.core.outcomes import Blocked, Counter, Found, Moved, NotFound, Outcome, Unverified
 from curator.net.cache import Cache, CacheItem, not_found_from, not_found_value
@@ -110,7 +111,7 @@ class WebResolver(CachedResolver):
         if missing is not None:
             return missing
         stored = value.get("meta")
-        meta: dict[str, Any] = stored if isinstance(stored, dict) else {}
+        meta = WebMeta.from_cache(stored if isinstance(stored, dict) else {})
         if value.get("outcome") == "moved" and value.get("new_url"):
             return Moved(subject, str(value["new_url"]), meta)
         if value.get("outcome") == "found":
@@ -122,10 +123,10 @@ class WebResolver(CachedResolver):
         transport (DNS, TLS): errors must not outlive an outage."""
         private = self.options.allow_private_hosts
         if isinstance(outcome, Found):
-            return {"outcome": "found", "meta": dict(outcome.meta), "private": private}
+            return {"outcome": "found", "meta": meta_json(outcome.meta), "private": private}
         if isinstance(outcome, Moved):
             return {"outcome": "moved", "new_url": outcome.new_url,
-                    "meta": dict(outcome.meta), "private": private}  # fmt: skip
+                    "meta": meta_json(outcome.meta), "private": private}  # fmt: skip
         if isinstance(outcome, NotFound) and not outcome.transport:
             return {**not_found_value(outcome), "private": private}
         return None

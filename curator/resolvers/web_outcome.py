@@ -6,11 +6,11 @@ from __future__ import annotations
 import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 
 from curator.config.links import LinkRules
+from curator.core.meta import WebMeta
 from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 from curator.net.http import RETRY_STATUSES
 
@@ -49,18 +49,18 @@ class Failure:
         if self.kind == "blocked":
             return Blocked(subject, reason)
         if self.kind in ("broken", "unreachable"):
-            meta = hop_meta(chain, url) if chain else {}
+            meta = hop_meta(chain, url) if chain else WebMeta()
             return NotFound(subject, reason, meta, transport=self.kind == "unreachable")
         return Unverified(subject, reason)
 
 
-def hop_meta(chain: Sequence[Hop], final_url: str) -> dict[str, Any]:
-    """JSON metadata of a checked link: last status, final URL and the hop chain."""
-    return {
-        "http_status": chain[-1].status if chain else 0,
-        "final_url": final_url,
-        "chain": [[hop.status, hop.url] for hop in chain],
-    }
+def hop_meta(chain: Sequence[Hop], final_url: str) -> WebMeta:
+    """The record of a checked link: last status, final URL and the hop chain."""
+    return WebMeta(
+        http_status=chain[-1].status if chain else 0,
+        final_url=final_url,
+        chain=tuple((hop.status, hop.url) for hop in chain),
+    )
 
 
 def final_outcome(
@@ -86,7 +86,7 @@ def final_outcome(
     return NotFound(subject, f"HTTP {status}", meta)
 
 
-def _found_or_moved(subject: str, chain: Sequence[Hop], meta: dict[str, Any]) -> Outcome:
+def _found_or_moved(subject: str, chain: Sequence[Hop], meta: WebMeta) -> Outcome:
     """Moved to where the leading permanent redirects end; temporary ones stay Found."""
     stop = 0
     while stop < len(chain) - 1 and chain[stop].status in PERMANENT:

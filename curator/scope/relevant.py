@@ -25,6 +25,7 @@ from importlib import resources
 
 from curator.checks.interface import CheckContext
 from curator.core.decision import Decision
+from curator.core.meta import PaperMeta, paper_meta
 from curator.core.model import Entry, EntryResult, Finding, Kind, Service, Verdict
 from curator.core.outcomes import Found, Moved, Outcome
 from curator.core.subjects import arxiv_subject, is_paper
@@ -138,21 +139,21 @@ def shipped_background() -> tuple[Paper, ...]:
     return tuple(Paper(arxiv_subject(i), str(t)) for i, t in data["papers"])
 
 
-def _meta(outcome: Outcome | None) -> Mapping[str, object]:
-    return outcome.meta if isinstance(outcome, Found | Moved) else {}
+def _meta(outcome: Outcome | None) -> PaperMeta:
+    return paper_meta(outcome.meta) if isinstance(outcome, Found | Moved) else PaperMeta()
 
 
 def _readable(entry: Entry, outcome: Outcome | None) -> bool:
     """True when there is a title to read: arXiv's, or for a paper elsewhere the list's own.
     An arXiv paper arXiv does not answer for is the `arxiv-*` finding's alone."""
     if is_paper(entry.subject):
-        return bool(_meta(outcome).get("title"))
+        return bool(_meta(outcome).title)
     return bool(entry.title.strip())
 
 
 def query(entry: Entry, outcome: Outcome | None) -> Paper:
     """The scored paper: the official title, else the list's."""
-    title = str(_meta(outcome).get("title") or entry.title)
+    title = _meta(outcome).title or entry.title
     return Paper(entry.subject, title, "", entry.section)
 
 

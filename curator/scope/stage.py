@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from curator.checks.interface import CheckContext
 from curator.core.decision import Decision, PaperText
+from curator.core.meta import PaperMeta, paper_meta
 from curator.core.model import Entry, EntryResult, Finding, Kind, Service, Severity, Verdict
 from curator.core.outcomes import Found, Moved, NotFound, Outcome, describe
 from curator.scope.decided import Recorded, settle
@@ -25,11 +26,12 @@ from curator.scope.rules import ScopeRules
 
 def paper_text(entry: Entry, outcome: Outcome | None) -> PaperText:
     """What the scope engine reads: the official title and abstract (None when unknown)."""
-    meta = outcome.meta if isinstance(outcome, Found | Moved) else {}
+    meta = outcome.meta if isinstance(outcome, Found | Moved) else None
+    paper = meta if isinstance(meta, PaperMeta) else None
     return PaperText(
-        title=meta.get("title") if meta else None,
-        abstract=meta.get("abstract") if meta else None,
-        primary_category=str(meta.get("primary_category", "")) if meta else "",
+        title=paper.title if paper else None,
+        abstract=paper.abstract if paper else None,
+        primary_category=paper.primary_category if paper else "",
         tags=entry.tags,
         summary=entry.summary,
     )
@@ -63,7 +65,7 @@ def judged(entry: Entry, outcomes: Mapping[str, Outcome]) -> bool:
     outcome = outcomes.get(entry.subject)
     if isinstance(outcome, NotFound):
         return False
-    return not (isinstance(outcome, Found) and outcome.meta.get("withdrawn"))
+    return not (isinstance(outcome, Found) and paper_meta(outcome.meta).withdrawn)
 
 
 def apply_scope(

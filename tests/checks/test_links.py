@@ -11,6 +11,7 @@ from curator.checks.links import check_links, hop_chain
 from curator.config.links import LinkRules
 from curator.config.options import Options
 from curator.core.codes import CODES
+from curator.core.meta import WebMeta
 from curator.core.model import Entry, Kind, Link, Service, Severity, Source
 from curator.core.outcomes import Blocked, Found, Moved, NotFound, Outcome, Unverified
 
@@ -128,7 +129,7 @@ def test_configured_severity_wins() -> None:
     ],
 )
 def test_hop_chain_tolerates_odd_metadata(meta: dict, expected: str) -> None:
-    assert hop_chain(meta) == expected
+    assert hop_chain(WebMeta.from_cache(meta)) == expected
 
 
 def test_a_deep_link_sent_to_the_home_page_is_likely_broken_without_a_suggestion() -> None:

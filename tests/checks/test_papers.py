@@ -12,6 +12,7 @@ from curator.checks.interface import CheckContext
 from curator.checks.papers import check_paper, date_span
 from curator.config.options import Options
 from curator.core.codes import CODES
+from curator.core.meta import PaperMeta
 from curator.core.model import Entry, Kind, Link, Service, Severity, Source
 from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
 from curator.net.cache import Cache
@@ -29,7 +30,7 @@ def paper_entry(base: str, title: str = TITLE, date: str = "2023-05-17", **kw: A
     return Entry(subject, Kind.PAPER, SRC, title=title, date=date, links=(link,), **kw)
 
 
-def meta(base: str = "2305.10250", **kw: Any) -> dict[str, Any]:
+def meta(base: str = "2305.10250", **kw: Any) -> PaperMeta:
     out: dict[str, Any] = {
         "id": base,
         "version": 1,
@@ -41,7 +42,7 @@ def meta(base: str = "2305.10250", **kw: Any) -> dict[str, Any]:
         "withdrawn": False,
     }
     out.update(kw)
-    return out
+    return PaperMeta.from_cache(out)
 
 
 def codes(entry: Entry, outcome: Outcome, ctx: CheckContext | None = None) -> list[str]:

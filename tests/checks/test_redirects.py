@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from curator.checks.redirects import hop_urls, same_resource, soft_404
+from curator.core.meta import WebMeta
 
 
 @pytest.mark.parametrize(
@@ -87,6 +88,6 @@ def test_other_redirects_say_nothing(chain: list[str]) -> None:
 
 def test_hop_urls_read_the_kept_chain() -> None:
     meta = {"chain": [[301, "https://a.example/p"], [200, "https://a.example/"]]}
-    assert hop_urls(meta) == ["https://a.example/p", "https://a.example/"]
-    assert hop_urls({"chain": "x"}) == [] and hop_urls({}) == []
-    assert hop_urls({"chain": [[301], "ab", [200, "u"]]}) == ["u"]
+    assert hop_urls(WebMeta.from_cache(meta)) == ["https://a.example/p", "https://a.example/"]
+    assert hop_urls(WebMeta.from_cache({"chain": "x"})) == [] and hop_urls(WebMeta()) == []
+    assert hop_urls(WebMeta.from_cache({"chain": [[301], "ab", [200, "u"]]})) == ["u"]

@@ -13,6 +13,7 @@ from curator.checks.repos import check_repo
 from curator.config.options import Options
 from curator.config.projects import ProjectRules
 from curator.core.codes import CODES
+from curator.core.meta import RepoMeta
 from curator.core.model import Entry, Kind, Link, Service, Severity, Source
 from curator.core.outcomes import (
     Blocked,
@@ -28,7 +29,7 @@ SRC = Source("data/projects.yaml", 7)
 REPO = "github:org/tool"
 
 
-def meta(**changes: Any) -> dict[str, Any]:
+def meta(**changes: Any) -> RepoMeta:
     """Metadata of a healthy repository, as the resolver keeps it."""
     base = {
         "name_with_owner": "org/tool", "url": "https://github.com/org/tool", "stars": 120,
@@ -36,7 +37,7 @@ def meta(**changes: Any) -> dict[str, Any]:
         "pushed_at": "2026-10-01T12:00:00Z", "default_branch": "main", "homepage": None,
         "description": "a tool",
     }  # fmt: skip
-    return {**base, **changes}
+    return RepoMeta.from_cache({**base, **changes})
 
 
 def project(subject: str = REPO) -> Entry:

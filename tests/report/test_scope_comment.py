@@ -9,6 +9,7 @@ import pytest
 from curator.config.context import CheckContext
 from curator.config.options import Options
 from curator.core.decision import Decision
+from curator.core.meta import PaperMeta
 from curator.core.model import Entry, Kind, Report, Source
 from curator.core.outcomes import Found
 from curator.report import markdown
@@ -33,7 +34,8 @@ def _report(rules: ScopeRules, title: str, abstract: str) -> Report:
     """One paper through the pipeline's scope stage, as `curator check` runs it."""
     entry = Entry("arxiv:2401.00001", Kind.PAPER, Source("data/papers.yaml", 4), title)
     outcome = Found(
-        entry.subject, {"title": title, "abstract": abstract, "primary_category": "cs.LG"}
+        entry.subject,
+        PaperMeta(title=title, abstract=abstract, primary_category="cs.LG"),
     )
     ctx = CheckContext(Options())
     results, findings = apply_scope([entry], {entry.subject: outcome}, ctx, policy=rules)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from curator.config.options import Options
+from curator.core.meta import meta_json
 from curator.core.model import Service
 from curator.core.outcomes import Counter, Found, NotFound, Outcome, Unverified
 from curator.net.cache import Cache
@@ -84,7 +85,7 @@ def test_second_run_within_ttl_sends_nothing(env: Env) -> None:
     assert env.counter.get("cache_hits") == 500
     first = again[f"arxiv:{bases[0]}"]
     assert isinstance(first, Found)
-    assert first.meta["title"] == f"Paper {bases[0]}"
+    assert first.meta.title == f"Paper {bases[0]}"
 
 
 def test_stale_cache_is_asked_again(env: Env) -> None:
@@ -122,7 +123,7 @@ def test_unknown_id_is_not_found_and_found_metadata_is_latest_version(env: Env) 
     assert isinstance(out["arxiv:2305.99999"], NotFound)
     found = out["arxiv:2305.10250"]
     assert isinstance(found, Found)
-    meta = dict(found.meta)
+    meta = meta_json(found.meta)  # the JSON the cache keeps and the report shows
     assert meta["version"] == 3
     assert meta["published"] == "2023-05-17"
     assert meta["published_at"] == "2023-05-17T17:59:46Z"
@@ -150,14 +151,14 @@ def test_withdrawal_notice_sets_withdrawn(env: Env) -> None:
     }
     found = env.run(["arxiv:2301.00001"])["arxiv:2301.00001"]
     assert isinstance(found, Found)
-    assert found.meta["withdrawn"] is True
+    assert found.meta.withdrawn is True
 
 
 def test_old_style_ids_are_asked_and_found(env: Env) -> None:
     env.double.papers = {"hep-th/9901001": Paper("hep-th/9901001", "Old", version=1)}
     out = env.run(["arxiv:hep-th/9901001"])
     assert isinstance(out["arxiv:hep-th/9901001"], Found)
-    assert out["arxiv:hep-th/9901001"].meta["id"] == "hep-th/9901001"  # type: ignore[union-attr]
+    assert out["arxiv:hep-th/9901001"].meta.id == "hep-th/9901001"  # type: ignore[union-attr]
 
 
 def test_every_subject_gets_an_outcome_even_two_spellings_of_one_id(env: Env) -> None:
@@ -409,11 +410,11 @@ def test_recording_two_ids_one_missing(loopback: LoopbackServer, tmp_path: Path)
                    ["arxiv:1707.08567", "arxiv:1707.08568"])  # fmt: skip
     found = out["arxiv:1707.08567"]
     assert isinstance(found, Found)
-    assert found.meta["title"].startswith("Proceedings of Workshop AEW10")
-    assert len(found.meta["authors"]) == 34
-    assert found.meta["published"] == "2017-07-27"
-    assert found.meta["version"] == 1
-    assert found.meta["comment"].startswith("44 pages")
+    assert found.meta.title.startswith("Proceedings of Workshop AEW10")
+    assert len(found.meta.authors) == 34
+    assert found.meta.published == "2017-07-27"
+    assert found.meta.version == 1
+    assert found.meta.comment.startswith("44 pages")
     assert isinstance(out["arxiv:1707.08568"], NotFound)
 
 
@@ -422,15 +423,15 @@ def test_recording_old_style_with_journal_ref(loopback: LoopbackServer, tmp_path
                    ["arxiv:astro-ph/0601001"])  # fmt: skip
     found = out["arxiv:astro-ph/0601001"]
     assert isinstance(found, Found)
-    assert found.meta["journal_ref"] == "ActaAstron.56:1-50,2006"
-    assert found.meta["primary_category"] == "astro-ph"
-    assert found.meta["authors"][0] == "Andrew Gould"
+    assert found.meta.journal_ref == "ActaAstron.56:1-50,2006"
+    assert found.meta.primary_category == "astro-ph"
+    assert found.meta.authors[0] == "Andrew Gould"
 
 
 def test_recording_title_zero(loopback: LoopbackServer, tmp_path: Path) -> None:
     out = recorded(loopback, tmp_path, "id_list_title_zero_2104.12255v1.xml", ["arxiv:2104.12255"])
     assert isinstance(out["arxiv:2104.12255"], Found)
-    assert out["arxiv:2104.12255"].meta["title"] == "0"  # type: ignore[union-attr]
+    assert out["arxiv:2104.12255"].meta.title == "0"  # type: ignore[union-attr]
 
 
 def test_recording_empty_feed_alone_is_no_proof(loopback: LoopbackServer, tmp_path: Path) -> None:
@@ -449,8 +450,8 @@ def test_recording_multi_entry_with_doi(loopback: LoopbackServer, tmp_path: Path
     out = recorded(loopback, tmp_path, "search_query_testing_max10.xml", ["arxiv:2202.12139"])
     found = out["arxiv:2202.12139"]
     assert isinstance(found, Found)
-    assert found.meta["doi"] == "10.1109/ICSTW55395.2022.00035"
-    assert found.meta["categories"] == ["cs.SE", "cs.LG"]
+    assert found.meta.doi == "10.1109/ICSTW55395.2022.00035"
+    assert found.meta.categories == ("cs.SE", "cs.LG")
 
 
 def test_recording_400_for_a_single_id_is_not_found(

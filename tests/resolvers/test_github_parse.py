@@ -27,7 +27,7 @@ def sample(name: str) -> Any:
 
 def test_meta_from_recorded_repository() -> None:
     meta = meta_from_rest(sample("rest_repo_get_200_unauth_2026.json"))
-    assert meta == {
+    assert meta.to_cache() == {
         "name_with_owner": "PyGithub/PyGithub", "url": "https://github.com/PyGithub/PyGithub",
         "stars": 7701, "forks": 1874, "license": "LGPL-3.0", "archived": False,
         "disabled": False, "fork": False, "pushed_at": "2026-04-14T07:25:38Z",
@@ -41,12 +41,10 @@ def test_meta_from_recorded_repository() -> None:
 
 def test_recorded_null_licence_and_fork() -> None:
     assert (
-        meta_from_rest(sample("rest_repo_get_200_license_null_octokit_fixtures_2022.json"))[
-            "license"
-        ]
+        meta_from_rest(sample("rest_repo_get_200_license_null_octokit_fixtures_2022.json")).license
         is None
     )
-    assert meta_from_rest(sample("rest_repo_get_200_fork_2026.json"))["fork"] is True
+    assert meta_from_rest(sample("rest_repo_get_200_fork_2026.json")).fork is True
 
 
 def test_recorded_rename_target_is_moved() -> None:

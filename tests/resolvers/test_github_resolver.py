@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from curator.core.meta import meta_json
 from curator.core.model import Service
 from curator.core.outcomes import Found, Moved, NotFound, Unverified
 from curator.resolvers.github import SLOW_NOTE, GithubResolver
@@ -40,7 +41,7 @@ def test_graphql_batches_at_most_100(
     assert double.count("graphql") == batches == counter.get("github_graphql")
     assert double.count("rest") == 0
     assert all(isinstance(out[s], Found) for s in names)
-    assert out[names[-1]].meta["stars"] == 5  # type: ignore[union-attr]
+    assert out[names[-1]].meta.stars == 5  # type: ignore[union-attr]
     assert resolver.notes == []
 
 
@@ -90,14 +91,14 @@ def test_graphql_metadata_and_outcomes(loopback: LoopbackServer, cache_path: Pat
     out = resolver.resolve(wanted)
     live = out["github:org/live"]
     assert isinstance(live, Found)
-    assert live.meta == {
+    assert meta_json(live.meta) == {
         "name_with_owner": "Org/Live", "url": "https://github.com/Org/Live", "stars": 42,
         "forks": 7, "license": "Apache-2.0", "archived": False, "disabled": False, "fork": False,
         "pushed_at": "2026-04-14T07:25:38Z", "default_branch": "main",
         "homepage": "https://x.org", "description": "A repository",
     }  # fmt: skip
-    assert out["github:org/noassert"].meta["license"] == "NOASSERTION"  # type: ignore[union-attr]
-    assert out["github:org/nolicence"].meta["license"] is None  # type: ignore[union-attr]
+    assert out["github:org/noassert"].meta.license == "NOASSERTION"  # type: ignore[union-attr]
+    assert out["github:org/nolicence"].meta.license is None  # type: ignore[union-attr]
     assert out["github:old/name"] == Moved(
         "github:old/name",
         "https://github.com/New/Name",

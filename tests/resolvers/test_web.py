@@ -17,6 +17,7 @@ import pytest
 
 from curator.config.links import LinkRules
 from curator.config.options import Options
+from curator.core.meta import WebMeta
 from curator.core.outcomes import (
     Blocked,
     Counter,
@@ -87,7 +88,7 @@ def test_ok_page_is_found_with_one_head_request(tmp_path: Path, web: WebDouble) 
     resolver = make(tmp_path)
     url = web.url(web.page("/ok"))
     outcome = one(resolver, url)
-    assert outcome == Found(url, {"http_status": 200, "final_url": url, "chain": [[200, url]]})
+    assert outcome == Found(url, WebMeta(200, url, ((200, url),)))
     [req] = web.hits("/ok")
     assert req.method == "HEAD"
     assert req.headers["user-agent"].startswith("curator/")
@@ -195,7 +196,7 @@ def test_permanent_redirect_is_moved_with_target(
     outcome = one(make(tmp_path), url)
     assert isinstance(outcome, Moved)
     assert outcome.new_url == web.url("/new")
-    assert outcome.meta["chain"] == [[status, url], [200, web.url("/new")]]
+    assert outcome.meta.chain == ((status, url), (200, web.url("/new")))
 
 
 @pytest.mark.parametrize("status", [302, 303, 307])
@@ -206,8 +207,8 @@ def test_temporary_redirect_is_followed_silently(
     url = web.url(web.redirect("/tmp", "/here", status))
     outcome = one(make(tmp_path), url)
     assert isinstance(outcome, Found)
-    assert outcome.meta["final_url"] == web.url("/here")
-    assert outcome.meta["chain"] == [[status, url], [200, web.url("/here")]]
+    assert outcome.meta.final_url == web.url("/here")
+    assert outcome.meta.chain == ((status, url), (200, web.url("/here")))
 
 
 def test_moved_target_is_where_permanent_hops_end(tmp_path: Path, web: WebDouble) -> None:
@@ -218,14 +219,14 @@ def test_moved_target_is_where_permanent_hops_end(tmp_path: Path, web: WebDouble
     outcome = one(make(tmp_path), url)
     assert isinstance(outcome, Moved)
     assert outcome.new_url == web.url("/b")
-    assert [hop[0] for hop in outcome.meta["chain"]] == [301, 308, 302, 200]
+    assert [hop[0] for hop in outcome.meta.chain] == [301, 308, 302, 200]
 
 
 def test_redirect_to_missing_page_is_broken_with_chain(tmp_path: Path, web: WebDouble) -> None:
     url = web.url(web.redirect("/moved", "/nowhere"))
     outcome = one(make(tmp_path), url)
     assert isinstance(outcome, NotFound)
-    assert outcome.meta["chain"] == [[301, url], [404, web.url("/nowhere")]]
+    assert outcome.meta.chain == ((301, url), (404, web.url("/nowhere")))
 
 
 def test_redirect_across_hosts_is_resolved_and_pinned(tmp_path: Path, web: WebDouble) -> None:
