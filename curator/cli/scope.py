@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curator.core.errors import UsageError
-from curator.core.meta import paper_meta
-from curator.lab.crosslist import Listed
 from curator.presets import PRESET_HELP
 
 if TYPE_CHECKING:
@@ -18,6 +16,7 @@ if TYPE_CHECKING:
     from curator.config.options import Options
     from curator.core.model import Entry
     from curator.core.outcomes import Outcome
+    from curator.lab.crosslist import Listed
     from curator.net.cache import Cache
     from curator.run.rules import Rules
     from curator.scope.explain_list import Asked
@@ -173,6 +172,7 @@ def _against_list(
     as `check` reads them), the model's reading of the paper (None with no title or too few
     listed papers) and how many listed papers the model was learned from."""
     from curator.checks.interface import CheckContext
+    from curator.core.meta import paper_meta
     from curator.core.model import Kind
     from curator.core.outcomes import Found, Moved, NotFound
     from curator.run.pipeline import load
@@ -305,6 +305,7 @@ def write(text: str, out: str) -> None:
 def read_list(path: Path) -> Listed:
     """The papers of a list document or catalogue, titles as the list gives them."""
     from curator.core.model import Kind
+    from curator.lab.crosslist import Listed
     from curator.run.pipeline import load
     from curator.scope.relevance import Paper
 

@@ -63,3 +63,11 @@ def test_a_pull_request_run_on_a_catalogue_imports_no_document_reader(tmp_path: 
     assert "curator.sources.select" in loaded
     assert "markdown_it" not in loaded and "curator.sources.doc_markdown" not in loaded
     assert "curator.sources.doc_parse" not in loaded
+
+
+def test_the_command_line_imports_no_lab_or_stage(tmp_path: Path) -> None:
+    """`curator --version` (and every command's start) builds the parser only: the scope lab
+    (0.08 s of imports when cli/scope.py imported it at the top) and the pipeline wait."""
+    loaded = _modules("import curator.cli", tmp_path)
+    assert sorted(m for m in loaded if m.startswith(("curator.lab", "curator.run"))) == []
+    assert [m for m in HEAVY if m in loaded] == []
