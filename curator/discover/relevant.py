@@ -21,7 +21,7 @@ from curator.core.model import Verdict
 from curator.core.subjects import arxiv_subject
 from curator.scope.relevance import Model, Paper, Relevance
 from curator.scope.relevant import RULE
-from curator.scope.screen import Candidate, Group, Listed, Skipped
+from curator.scope.screen import Candidate, Group, Listed, Skipped, revised, seen
 
 #: At most this many categories are asked, and only while they add listed papers.
 MOST_CATEGORIES = 5
@@ -75,17 +75,15 @@ def screen(
     scored: list[tuple[float, Candidate]] = []
     skipped: list[Skipped] = []
     for meta in papers:
-        before = (earlier or {}).get(str(meta["id"]), {})
-        titles = [str(meta.get("title", "")), str(before.get("title", ""))]
-        where = listed.where(str(meta["id"]), titles)
-        if where:
-            skipped.append(Skipped(str(meta["id"]), titles[0], where))
+        before, held = seen(meta, listed, earlier)
+        if held is not None:
+            skipped.append(held)
             continue
-        paper = Paper(arxiv_subject(meta["id"]), titles[0], str(meta.get("abstract", "")))
+        title, abstract = str(meta.get("title", "")), str(meta.get("abstract", ""))
+        paper = Paper(arxiv_subject(meta["id"]), title, abstract)
         rel = model.score(paper)
-        old = before.get("version")
-        revised = old if isinstance(old, int) and old < int(meta.get("version", 1)) else None
-        scored.append((rel.affinity, Candidate(meta, decision(rel), group(rel), revised)))
+        found = Candidate(meta, decision(rel), group(rel), revised(meta, before))
+        scored.append((rel.affinity, found))
     order = {Group.INCLUDE: 0, Group.REVIEW: 1, Group.EXCLUDE: 2}
     scored.sort(key=lambda sc: (order[sc[1].group], -sc[0], sc[1].id))
     return [c for _, c in scored], sorted(skipped, key=lambda s: s.id)

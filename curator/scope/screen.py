@@ -124,11 +124,9 @@ def screen(
     candidates: list[Candidate] = []
     skipped: list[Skipped] = []
     for meta in papers:
-        before = (earlier or {}).get(str(meta["id"]), {})
-        titles = [str(meta.get("title", "")), str(before.get("title", ""))]
-        where = listed.where(str(meta["id"]), titles)
-        if where:
-            skipped.append(Skipped(str(meta["id"]), titles[0], where))
+        before, held = seen(meta, listed, earlier)
+        if held is not None:
+            skipped.append(held)
             continue
         text = PaperText(
             title=str(meta.get("title", "")) or None,
@@ -136,10 +134,25 @@ def screen(
             primary_category=str(meta.get("primary_category", "")),
         )
         decision = decide(text, rules)
-        old = before.get("version")
-        revised = old if isinstance(old, int) and old < int(meta.get("version", 1)) else None
-        candidates.append(Candidate(meta, decision, group_of(decision), revised))
+        candidates.append(Candidate(meta, decision, group_of(decision), revised(meta, before)))
     return rank(candidates), sorted(skipped, key=lambda s: s.id)
+
+
+def seen(
+    meta: Mapping[str, Any], listed: Listed, earlier: Mapping[str, Mapping[str, Any]] | None
+) -> tuple[Mapping[str, Any], Skipped | None]:
+    """What a previous run saw of a found paper, and the paper as skipped when the list holds
+    it already (by ID, or by its title now or then)."""
+    before = (earlier or {}).get(str(meta["id"]), {})
+    titles = [str(meta.get("title", "")), str(before.get("title", ""))]
+    where = listed.where(str(meta["id"]), titles)
+    return before, (Skipped(str(meta["id"]), titles[0], where) if where else None)
+
+
+def revised(meta: Mapping[str, Any], before: Mapping[str, Any]) -> int | None:
+    """The version a previous run saw, when arXiv has a newer one now."""
+    old = before.get("version")
+    return old if isinstance(old, int) and old < int(meta.get("version", 1)) else None
 
 
 _ORDER = {Group.INCLUDE: 0, Group.REVIEW: 1, Group.EXCLUDE: 2}
