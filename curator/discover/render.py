@@ -15,6 +15,7 @@ from curator.console.sanitize import clean
 from curator.core.decision import SCORER_ID
 from curator.core.model import Verdict
 from curator.discover.run import DiscoverReport
+from curator.scope.engine import LIKELY_EXCLUDE
 from curator.scope.relevant import RULE as RELEVANCE
 from curator.scope.screen import Candidate, Group
 
@@ -117,9 +118,13 @@ def item(c: Candidate, checked: bool = False) -> str:
     url = f"https://arxiv.org/abs/{c.id}"
     title = s.link(s.text(c.meta.get("title", ""), 160), url)
     box = "x" if checked else " "
+    # An exclusion no hard rule makes is for review: a likely exclude, ranked by P(include).
+    verdict = c.decision.verdict.value
+    if c.decision.verdict is Verdict.EXCLUDE and c.group is Group.REVIEW:
+        verdict = LIKELY_EXCLUDE
     return (
         f"- [{box}] {title} — {s.code('arxiv:' + c.id)} {s.text(_version(c))}, "
-        f"{s.text(c.meta.get('published', ''), 10)}, **{c.decision.verdict.value}** "
+        f"{s.text(c.meta.get('published', ''), 10)}, **{verdict}** "
         f"({s.code(_rules(c), 60)}): {s.text(_quote(c), 160)}"
     )
 

@@ -104,12 +104,13 @@ class Skipped:
 
 
 def group_of(decision: Decision) -> Group:
-    """The verdict's group: include -> likely include; only an exclusion a rule proves ->
-    likely exclude (where nobody looks, so never a mere signal); everything else to review."""
-    # The verdict alone says it: the engine only excludes on a proven rule.
+    """The verdict's group: include -> likely include; only an exclusion a hard rule of the
+    list's policy proves (a `scope-exclude`, the check's error) -> likely exclude, where nobody
+    looks; everything else to review, a likely exclude of a class that is not a hard rule
+    among it (ranked by P(include), its reason saying "likely exclude: <class>")."""
     if decision.verdict is Verdict.INCLUDE:
         return Group.INCLUDE
-    if decision.verdict is Verdict.EXCLUDE:
+    if decision.verdict is Verdict.EXCLUDE and decision.code == "scope-exclude":
         return Group.EXCLUDE
     return Group.REVIEW
 

@@ -53,9 +53,11 @@ def test_one_issue_per_window_with_a_checklist(
     assert issue["body"].startswith(MARKER) and window_marker(report) in issue["body"]
     assert [lbl["name"] for lbl in issue["labels"]] == [LABEL]
     likely = [c for c in report.candidates if c.group.value == "likely include"]
-    # Likely include and review are boxes to tick; a proven exclude is listed, not boxed.
+    # Likely include and review are boxes to tick; a proven exclude is listed, not boxed. The
+    # home policy's one hard rule is its gate: its other classes are likely excludes to review.
     boxed = [c for c in report.candidates if c.group.value != "likely exclude"]
-    assert "likely exclude, each by a rule its quote proves" in issue["body"]
+    assert "**likely exclude** (" in issue["body"]
+    assert "likely exclude, each by a rule its quote proves" not in issue["body"]
     assert issue["body"].count("- [ ] ") == len(boxed) and "cut to fit" not in issue["body"]
     assert "(the entry gate's exclude)" in issue["body"]
     assert f"`arxiv:{likely[0].id}`" in issue["body"]
