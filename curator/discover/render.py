@@ -7,13 +7,14 @@ Markdown, so no title can ping, link, or break the checklist.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from curator.console import sanitize as s
 from curator.console.sanitize import clean
 from curator.core.decision import SCORER_ID
 from curator.core.model import Verdict
+from curator.core.registry import Registry
 from curator.discover.run import DiscoverReport
 from curator.scope.engine import LIKELY_EXCLUDE
 from curator.scope.relevant import RULE as RELEVANCE
@@ -176,4 +177,7 @@ def _candidate(c: Candidate, draft: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-RENDERERS = {"text": text, "markdown": markdown, "json": as_json}
+#: `--format` -> its renderer: the one registry shape every extension point has.
+RENDERERS: Registry[str, Callable[[DiscoverReport], str]] = Registry(
+    "discover renderer", {"text": text, "markdown": markdown, "json": as_json}
+)
