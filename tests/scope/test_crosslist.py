@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -45,10 +44,7 @@ def test_the_committed_section_was_generated_from_what_is_committed() -> None:
     assert len(rows) == len(LISTS)
 
 
-@pytest.mark.skipif(
-    os.environ.get("CURATOR_FULL_EVALUATION") != "1",
-    reason="the baseline's cross-validation takes half a minute; the digest keeps it current",
-)
+@pytest.mark.slow  # about 7 s: the baseline's cross-validation on every list
 def test_the_committed_section_regenerates_byte_for_byte() -> None:
     assert section_of(DOC.read_text(encoding="utf-8")) == render(
         evaluate([read_list(p) for p in LISTS]), LISTS
