@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from curator.scope.lexical import logistic
+
 #: Fewest listed papers a model is learned from (fewer: no relevance at all).
 MIN_LISTED = 8
 
@@ -98,7 +100,7 @@ def fit_logistic(
     for _ in range(100):
         ga, gb, haa, hab, hbb = ridge * a, 0.0, ridge, 0.0, 0.0
         for x, y, w in data:
-            p = _sigmoid(a * x + b)
+            p = logistic(a * x + b)
             ga += w * (p - y) * x
             gb += w * (p - y)
             h = w * p * (1.0 - p)
@@ -128,14 +130,7 @@ def tfidf(tokens: Sequence[str], idf: Mapping[str, float]) -> dict[str, float]:
 
 
 def p_relevant(params: tuple[float, float] | None, x: float) -> float | None:
-    return None if params is None else _sigmoid(params[0] * x + params[1])
-
-
-def _sigmoid(z: float) -> float:
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
+    return None if params is None else logistic(params[0] * x + params[1])
 
 
 def _bisect(values: Sequence[float], x: float, strict: bool) -> int:
