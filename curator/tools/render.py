@@ -57,7 +57,8 @@ def render(
     )
     old = read_text(readme) if readme.exists() else ""
     groups = group(entries)
-    shape = Shape(detect(old.splitlines()), bullet_of(old.splitlines()))
+    old_lines = git_lines(old)[0]
+    shape = Shape(detect(old_lines), bullet_of(old_lines))
     text, used = fill_markers(old, groups, readme.as_posix(), shape)
     if old.strip() and not used and not append:
         raise UsageError(
@@ -78,7 +79,7 @@ def render(
     text = count_badges(text, papers, len(entries) - papers)
     changed = text != old
     if changed and not check:
-        readme.write_text(text, encoding="utf-8")
+        readme.write_text(text, encoding="utf-8", newline="")
     return RenderResult(text, changed, papers, len(entries) - papers, added)
 
 
@@ -122,6 +123,19 @@ def section_block(
     return lines
 
 
+def git_lines(text: str) -> tuple[list[str], str]:
+    """The text's lines as git and GitHub count them (only `\n` ends one: a U+2028, a form
+    feed or a lone CR stays inside its line, as `str.splitlines` would not leave it) and the
+    ending to join them with: CRLF when every line ends so, else LF (a lone `\r` stays part
+    of its line). A rendered README keeps every byte outside its marked sections."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if lines and text.endswith("\n") and all(line.endswith("\r") for line in lines):
+        return [line[:-1] for line in lines], "\r\n"
+    return lines, "\n"
+
+
 def fill_markers(
     text: str, groups: dict[str, list[Entry]], file: str, shape: Shape | None = None
 ) -> tuple[str, set[str]]:
@@ -132,7 +146,8 @@ def fill_markers(
     inside: list[str] = []
     used: set[str] = set()
     open_name, open_line = "", 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines, eol = git_lines(text)
+    for number, line in enumerate(lines, start=1):
         marker = _MARKER.match(line)
         kind, name = (marker.group(1), marker.group(2)) if marker else ("", "")
         if kind == "begin":
@@ -157,7 +172,7 @@ def fill_markers(
             out.append(line)
     if open_name:
         raise InputError(f"begin marker for {open_name!r} is never ended", file, open_line)
-    return "\n".join(out) + ("\n" if out else ""), used
+    return eol.join(out) + (eol if out else ""), used
 
 
 def append_sections(text: str, groups: dict[str, list[Entry]], shape: Shape | None = None) -> str:
@@ -165,7 +180,8 @@ def append_sections(text: str, groups: dict[str, list[Entry]], shape: Shape | No
     document's layout."""
     shape = shape or Shape()
     layout = shape.written()
-    lines = text.splitlines() or ["# Awesome list", "", *count_badge_lines()]
+    lines, eol = git_lines(text)
+    lines = lines or ["# Awesome list", "", *count_badge_lines()]
     for name, entries in groups.items():
         begin, end = f"<!-- curator:begin {name} -->", f"<!-- curator:end {name} -->"
         if layout is not Layout.HTML:
@@ -176,7 +192,7 @@ def append_sections(text: str, groups: dict[str, list[Entry]], shape: Shape | No
             lines += ["", "<details>", summary, begin, *section_block(entries), end, "</details>"]
         else:
             lines += ["", f"## {name}", "", begin, *section_block(entries), end]
-    return "\n".join(lines) + "\n"
+    return eol.join(lines) + eol
 
 
 def count_badge_lines() -> list[str]:

@@ -174,3 +174,29 @@ def test_broken_markers_name_the_line(
     with pytest.raises(InputError, match=message) as caught:
         render(data, readme)
     assert caught.value.line == line
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_bytes_outside_the_sections_are_kept_and_lines_are_gits(
+    data: Path, tmp_path: Path, eol: str
+) -> None:
+    """A U+2028, a form feed or a lone CR is no line break to git: render keeps them inside
+    their line, keeps the README's line endings, and a marker error names git's line."""
+    odd = "Prose\u2028that\x0cstays\rhere."
+    readme = tmp_path / "README.md"
+    source = README.replace("Prose that stays.", odd).replace("\n", eol)
+    readme.write_bytes(source.encode("utf-8"))
+    render(data, readme)
+    written = readme.read_bytes().decode("utf-8")
+    assert odd in written and written.endswith("Closing prose." + eol)
+    head = source.split("<!-- curator:begin Survey -->")[0]
+    tail = source.split("<!-- curator:end Systems -->")[1]
+    counted = head.replace("Papers-542", "Papers-2").replace("Projects-111", "Projects-1")
+    assert written.startswith(counted) and written.endswith(tail)
+    if eol == "\r\n":
+        assert "\n" not in written.replace("\r\n", "")
+    # Line 6 holds the odd prose: the unclosed marker below it is on git's line 8.
+    readme.write_text("# L\n\nx\n\ny\nA\u2028B\n\n<!-- curator:begin Survey -->\n", "utf-8")
+    with pytest.raises(InputError) as raised:
+        render(data, readme)
+    assert raised.value.line == 8
