@@ -204,6 +204,12 @@ def valid_repo(repo: str) -> str:
     return repo
 
 
+def body_lines(body: str) -> list[str]:
+    """A comment's or pull request's lines as GitHub reads them: only `\n` ends one (a U+2028
+    inside a quoted value is no line break, so it can never make a marker a line of its own)."""
+    return [line.removesuffix("\r") for line in body.split("\n")]
+
+
 def is_ours(item: Any, logins: frozenset[str], marker: str) -> bool:
     """Whether a comment, review or issue (a PyGithub object with `user` and `body`) is
     curator's: written by one of `logins` AND starting with `marker`. A quoted or forged

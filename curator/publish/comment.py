@@ -15,7 +15,7 @@ from typing import Any
 from curator.core.errors import UsageError
 from curator.fix.suggest import Suggestion
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, PublishError, is_ours, valid_repo
+from curator.publish.api import GitHubAPI, PublishError, body_lines, is_ours, valid_repo
 from curator.publish.api import from_env as api_from_env
 from curator.publish.review import ReviewResult, post_suggestions
 from curator.report import markdown, render_context
@@ -53,7 +53,7 @@ def upsert_comment(
     issue = api.repo(repo).get_issue(pr)
     ours = own_comments(api, issue, authors(api) if logins is None else logins)
     # A marker counts only as a line of its own: values shown raw in code spans may quote it.
-    clean = markdown.CLEAN_MARKER in body.splitlines()
+    clean = markdown.CLEAN_MARKER in body_lines(body)
     if not ours:
         if clean:
             return CommentResult("skipped")

@@ -36,7 +36,7 @@ from curator.console import sanitize as s
 from curator.core.errors import UsageError
 from curator.fix.model import FileFix, line_of
 from curator.publish import write_output
-from curator.publish.api import GitHubAPI, PublishError, is_ours, valid_repo
+from curator.publish.api import GitHubAPI, PublishError, body_lines, is_ours, valid_repo
 from curator.publish.api import from_env as api_from_env
 from curator.publish.comment import authors
 from curator.publish.fix_branch import (
@@ -249,7 +249,7 @@ def _declined(
     curator's markers are whole lines of the body: the rows show values from the list and
     the services raw inside code spans, where a quoted marker is never a line of its own."""
     for pull in _ours(api, remote, head, base, logins, "closed"):
-        lines = (pull.body or "").splitlines()
+        lines = body_lines(pull.body or "")
         keys = [m.group(1) for line in lines if (m := _KEY.fullmatch(line))]
         if keys[:1] == [key] and not pull.merged_at and CLOSED not in lines:
             return True
