@@ -330,9 +330,12 @@ def run_scope_train(args: argparse.Namespace) -> int:
     scorer = train_files(args.records, rules, Path(args.out), command)
     about = scorer.provenance
     words = len(scorer.lexical.weights) if scorer.lexical is not None else 0
+    floor = ""
+    if scorer.floor is not None and scorer.recall is not None:
+        floor = f", floor {scorer.floor:.3f} ({100 * scorer.recall:.0f} % of includes reach it)"
     print(
         f"{args.out}: {len(scorer.weights)} signal weights and {words} lexical terms from "
         f"{about['examples']} gate-passing records ({about['includes']} include), include "
-        f"threshold {scorer.threshold:.3f}"
+        f"threshold {scorer.threshold:.3f}{floor}"
     )
     return 0

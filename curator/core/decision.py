@@ -148,7 +148,7 @@ def _num(x: float, exact: bool) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Contribution:
-    """What the scorer made of a paper: P(include), its two thresholds, the signals, and (with
+    """What the scorer made of a paper: P(include), its thresholds, the signals, and (with
     a lexical view) each view's own P(include) and the words that weighed most."""
 
     score: float
@@ -162,6 +162,9 @@ class Contribution:
     lexical_score: float | None = None
     #: The lexical view's heaviest words and word pairs for and against, with their sentences.
     terms: tuple[Weighed, ...] = ()
+    #: P(include) that all but a few of the maintainers' includes reach (the scorer's
+    #: `recall` of them, out of fold): below it a paper ranks under nearly every include.
+    floor: float | None = None
 
     @property
     def include(self) -> bool:
@@ -172,6 +175,11 @@ class Contribution:
     def vetoes(self) -> bool:
         """True when the score, or the signal view's own, is too high for an exclusion."""
         return max(self.score, self.signal_score or 0.0) >= self.veto
+
+    @property
+    def below_floor(self) -> bool:
+        """True when the score is under the floor: ranked below nearly every include."""
+        return self.floor is not None and self.score < self.floor
 
     def strongest(self, sign: int, n: int = 2) -> tuple[Weighed, ...]:
         """The `n` signals that weigh most for (sign 1) or against (sign -1) include."""
@@ -195,6 +203,8 @@ class Contribution:
             out["lexical_score"] = _num(self.lexical_score, exact)
         if self.terms and trail:
             out["terms"] = [w.as_dict(exact) for w in self.terms]
+        if self.floor is not None:
+            out["floor"] = _num(self.floor, exact)
         return out
 
     @classmethod
@@ -208,6 +218,7 @@ class Contribution:
             _optional(raw.get("signal_score")),
             _optional(raw.get("lexical_score")),
             tuple(Weighed.from_dict(w) for w in raw.get("terms") or ()),
+            _optional(raw.get("floor")),
         )
 
 
@@ -329,6 +340,7 @@ SCHEMA: dict[str, Any] = {
                 "score": {"type": "number"},
                 "threshold": {"type": "number"},
                 "veto": {"type": "number"},
+                "floor": {"type": "number"},
                 "signals": _WEIGHED,
                 "signal_score": {"type": "number"},
                 "lexical_score": {"type": "number"},

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 
-from curator.core.decision import Decision, PaperText
+from curator.core.decision import SCORER_ID, Decision, PaperText
 from curator.core.model import Verdict
 from curator.lab.train import Settings, examples, precision_cut, train
 from curator.scope.engine import decide
@@ -77,8 +77,15 @@ class Counts:
     include_right: int = 0
     exclude_calls: int = 0
     includes_excluded: int = 0
+    #: Maintainer includes given an error (`scope-exclude`: a hard rule of the policy).
+    includes_erred: int = 0
+    #: Gate-passing papers called a likely exclude because they score under the floor.
+    floor_calls: int = 0
     reviews: int = 0
     likely_exclude_includes: int = 0
+    #: discover's "likely include" group: its size and the maintainer includes in it.
+    likely_include: int = 0
+    likely_include_includes: int = 0
     gate_failing_includes: int = 0
     gate_disagreements: int = 0
 
@@ -97,12 +104,30 @@ def counts(items: Sequence[Case], rules: ScopeRules) -> Counts:
         include_right=sum(c.include for c in calls),
         exclude_calls=sum(c.decision.verdict is Verdict.EXCLUDE for c in gated),
         includes_excluded=sum(c.include and c.decision.verdict is Verdict.EXCLUDE for c in gated),
+        includes_erred=sum(c.include and c.decision.code == "scope-exclude" for c in gated),
+        floor_calls=sum(below_floor(c.decision) for c in gated),
         reviews=sum(c.decision.verdict is Verdict.REVIEW for c in gated),
         likely_exclude_includes=sum(
             c.include and group_of(c.decision) is Group.EXCLUDE for c in gated
         ),
+        likely_include=sum(group_of(c.decision) is Group.INCLUDE for c in gated),
+        likely_include_includes=sum(
+            c.include and group_of(c.decision) is Group.INCLUDE for c in gated
+        ),
         gate_failing_includes=sum(c.include and not c.passes_gate for c in items),
         gate_disagreements=sum(_engine_gate(c, rules) != c.passes_gate for c in items),
+    )
+
+
+def below_floor(decision: Decision) -> bool:
+    """True for a likely exclude the scorer's floor makes (no rule of the policy)."""
+    weighed = decision.scorer
+    return (
+        decision.verdict is Verdict.EXCLUDE
+        and weighed is not None
+        and weighed.below_floor
+        and decision.code != "scope-exclude"
+        and SCORER_ID in decision.rules
     )
 
 

@@ -39,11 +39,28 @@ def issue_rows(n: Counts) -> list[tuple[str, str]]:
             share(n.include_right, n.include_calls),
         ),
         ("include recall: maintainer includes called include", share(n.include_right, n.includes)),
-        ("includes excluded (target 0)", str(n.includes_excluded)),
+        ("includes with an error-level finding (target 0)", str(n.includes_erred)),
+        (
+            "includes called a likely exclude (a warning: below the floor, or a class that no "
+            "hard rule makes)",
+            str(n.includes_excluded),
+        ),
         ("gate-passing papers sent to review (target ≤ 40 %)", share(n.reviews, n.gate_passing)),
         (
-            "gate-passing papers excluded (each by a proven rule)",
+            "gate-passing papers called exclude or likely exclude",
             share(n.exclude_calls, n.gate_passing),
+        ),
+        (
+            "… of them a likely exclude because the score is under the floor (a warning)",
+            share(n.floor_calls, n.gate_passing),
+        ),
+        (
+            'discover: includes in "likely include" (target ≥ 85 %)',
+            share(n.likely_include_includes, n.includes),
+        ),
+        (
+            'discover: maintainer includes among its "likely include"',
+            share(n.likely_include_includes, n.likely_include),
         ),
         ('discover: includes in "likely exclude" (target 0)', str(n.likely_exclude_includes)),
         (

@@ -8,7 +8,8 @@ dozen numbers in [0, 1]: Newton steps) and the lexical view over the words and w
 the title and abstract (curator/scope/lexical.py: L-BFGS, the heaviest `lexical.top` kept).
 Out-of-fold scores of both views on the training records fit the stack (a logistic regression
 on the two log-odds) and choose the include threshold: the lowest combined score at which the
-papers with strong evidence that reach it are at least `precision` maintainer includes. The
+papers with strong evidence that reach it are at least `precision` maintainer includes; and the
+floor: the score that a share `recall` of the includes reach, out of fold. The
 veto is fixed (the scorer leaning to include, 0.5 on a class-balanced fit): it only ever turns
 a proven exclusion into review.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -46,6 +48,8 @@ class Settings:
     l2: float = 1.0
     folds: int = 5
     precision: float = 0.95
+    #: The share of the training includes the floor keeps at or above it (out of fold).
+    recall: float = 0.95
     veto: float = 0.5
     iterations: int = 25
     lexical: LexicalSettings | None = field(default_factory=lambda: LexicalSettings(c=10.0))
@@ -211,6 +215,16 @@ def threshold(items: Sequence[Example], probs: Sequence[float], precision: float
     return min(0.99, max(0.01, precision_cut(pairs, precision, 0.99)))
 
 
+def floor(items: Sequence[Example], probs: Sequence[float], recall: float, cut: float) -> float:
+    """The highest score that at least `recall` of the includes reach (out of fold), at most
+    the include threshold `cut`: below it a paper ranks under nearly every include."""
+    ranked = sorted((p for e, p in zip(items, probs, strict=True) if e.label), reverse=True)
+    if not ranked:
+        return min(cut, 0.01)
+    kept = max(1, math.ceil(recall * len(ranked)))
+    return max(1e-6, min(cut, ranked[kept - 1]))
+
+
 def precision_cut(pairs: Sequence[tuple[float, int]], precision: float, none: float) -> float:
     """The lowest score whose (score, label) pairs at or above it are at least `precision`
     positive (`none` when no score is)."""
@@ -246,14 +260,26 @@ def train(
     )
     if settings.lexical is None:
         cut = threshold(items, probs, settings.precision)
-        return Scorer(weights, bias, cut, settings.veto, about)
+        low = floor(items, probs, settings.recall, cut)
+        return Scorer(weights, bias, cut, settings.veto, about, floor=low, recall=settings.recall)
     labels = [e.label for e in items]
     words = lexical_out_of_fold(items, settings, settings.lexical)
     stack = fit_stack(probs, words, labels, settings)
     combined = [stack.probability(s, x) for s, x in zip(probs, words, strict=True)]
     cut = threshold(items, combined, settings.precision)
+    low = floor(items, combined, settings.recall, cut)
     view = Lexical(*fit_lexical([e.words for e in items], labels, settings.lexical))
-    return Scorer(weights, bias, cut, settings.veto, about, lexical=view, stack=stack)
+    return Scorer(
+        weights,
+        bias,
+        cut,
+        settings.veto,
+        about,
+        lexical=view,
+        stack=stack,
+        floor=low,
+        recall=settings.recall,
+    )
 
 
 def record_files(paths: Sequence[str]) -> list[Path]:

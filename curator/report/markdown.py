@@ -199,13 +199,16 @@ def scope_evidence(decision: Decision | None) -> str:
     if decision is None:
         return ""
     parts = [", ".join(s.code(rule, 80) for rule in decision.rules)] if decision.rules else []
-    if decision.scorer is not None and decision.verdict is Verdict.REVIEW:
+    weighed = decision.scorer
+    if weighed is not None and decision.verdict is Verdict.REVIEW:
         # A review is ranked by this score; include needs the threshold.
         parts.append(
-            s.text(
-                f"(P(include) {decision.scorer.score:.2f}, include at "
-                f"{decision.scorer.threshold:.2f})"
-            )
+            s.text(f"(P(include) {weighed.score:.2f}, include at {weighed.threshold:.2f})")
+        )
+    elif weighed is not None and weighed.floor is not None and weighed.below_floor:
+        # Ranked under nearly every include: why the scorer calls it a likely exclude.
+        parts.append(
+            s.text(f"(P(include) {weighed.score:.2f}, under the floor {weighed.floor:.2f})")
         )
     quoted = " … ".join(q.text for q in decision.quotes[:3]) or decision.reason
     if quoted:

@@ -2,11 +2,14 @@
 
 Pure: it reads only the title and abstract it is given (the entry's own summary is never
 evidence) and quotes them verbatim, with character positions. Three verdicts, each with its
-promise: `exclude` only when a rule of the policy is proven by the quoted sentences (no
-memory word at all, every memory word another kind of memory, or a class outside language
-models with no language model named); `include` only on strong evidence (memory is the
+promise: `exclude` when a rule of the policy is proven by the quoted sentences (no memory
+word at all, every memory word another kind of memory, or a class outside language models
+with no language model named), an error only for the list's hard rules; `exclude` as a
+likely exclude (a warning) when the scorer ranks the paper below its floor, under nearly
+every paper the maintainers include; `include` only on strong evidence (memory is the
 contribution, in a language model's or agent's sense, of a named owner, and the scorer
-agrees); everything else `review`, with the strongest evidence for and against.
+agrees); everything else `review`, the near misses, with the strongest evidence for and
+against.
 """
 
 from __future__ import annotations
@@ -147,8 +150,9 @@ def _exclusion_finding(rules: list[Rule], reason: str) -> tuple[str, str, str]:
 
 
 def _after_gate(case: Case) -> Decision:
-    """Exclude on a proven rule, include on strong evidence, else review."""
-    return _excluded(case) or _included(case) or _review(case)
+    """Exclude on a proven rule, include on strong evidence, a likely exclude below the
+    scorer's floor, else review."""
+    return _excluded(case) or _included(case) or _below_floor(case) or _review(case)
 
 
 def _excluded(case: Case) -> Decision | None:
@@ -242,6 +246,39 @@ def _included(case: Case) -> Decision | None:
         track=case.reading.track,
         notes=_summary_notes(case.paper, case.rules),
         scorer=case.weighed,
+    )
+
+
+def _below_floor(case: Case) -> Decision | None:
+    """A likely exclude (a warning, never an error) when the score is under the floor that all
+    but a few of the maintainers' includes reach: quoting the memory sentence and the
+    strongest evidence against."""
+    weighed, scorer = case.weighed, case.rules.scorer
+    if weighed is None or scorer is None or not weighed.below_floor:
+        return None
+    assert weighed.floor is not None and scorer.recall is not None  # below_floor says so
+    against = weighed.strongest(-1)
+    reason = (
+        f"{LIKELY_EXCLUDE}: passes the entry gate but ranks below nearly every paper the "
+        f"maintainers include (score {weighed.score:.3f}, under {weighed.floor:.3f}, which "
+        f"{100 * scorer.recall:.0f} % of their includes reach); against: "
+        + (", ".join(w.name for w in against) or "nothing")
+    )
+    code = VERDICT_CODES[Verdict.REVIEW]
+    # The scorer decided, with the classes that fired (if any), not the gate, which the
+    # paper passes.
+    fired = tuple(r.id for r in case.fired((RuleKind.EXCLUSION, RuleKind.SKILL)))
+    return Decision(
+        Verdict.EXCLUDE,
+        (*fired, SCORER_ID),
+        distinct([case.memory_quote, *(w.quote for w in against)]),
+        "abstract",
+        reason,
+        code,
+        CODES[code][0].value,
+        track=case.reading.track,
+        notes=_summary_notes(case.paper, case.rules),
+        scorer=weighed,
     )
 
 

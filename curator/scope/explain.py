@@ -37,6 +37,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "include at >= {th:.3f}, a proven exclusion stands below {veto:.3f}",
         "scorer_off": "not used: no scorer beside the rules",
         "brief": "P(include) {score:.3f}, include at >= {th:.3f} (-v: formulas and weights)",
+        "floor": "; below {floor:.3f} (under nearly every include) a likely exclude",
         "decided": "Decided by the maintainers",
         "likely_task": "A likely exclude, no hard rule: decide, and record it once "
         "(rules/scope-decisions.yaml).",
@@ -74,6 +75,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "低于 {veto:.3f} 时规则证明的排除才成立",
         "scorer_off": "未使用：规则旁没有评分器",
         "brief": "收录概率 {score:.3f}，>= {th:.3f} 可收录（-v：公式与权重）",
+        "floor": "；低于 {floor:.3f}（几乎所有已收录论文都更高）为可能排除",
         "decided": "维护者已决定",
         "likely_task": "可能排除，但非硬性规则：请判断，并记录一次决定"
         "（rules/scope-decisions.yaml）。",
@@ -238,7 +240,10 @@ def _scorer_brief(d: Decision, lang: str) -> list[str]:
     if d.scorer is None:
         return [head + t["scorer_off"]]
     seen = d.scorer
-    return [head + t["brief"].format(score=seen.score, th=seen.threshold)]
+    line = head + t["brief"].format(score=seen.score, th=seen.threshold)
+    if seen.floor is not None:
+        line += t["floor"].format(floor=seen.floor)
+    return [line]
 
 
 _SIGNAL_KINDS = (RuleKind.EXCLUSION, RuleKind.SKILL)

@@ -7,6 +7,10 @@ of the title and abstract (curator/scope/lexical.py). A stacked logistic regress
 their log-odds into P(include). The scorer never decides alone: include needs strong evidence
 from the signals as well as P(include) at or above `threshold`, and a score (combined, or the
 signal view's own) at or above `veto` sends an exclusion the rules prove to review instead.
+`floor` (optional) is the score that all but a few of the maintainers' includes reach (the
+share `recall`, out of fold): a gate-passing paper below it is a likely exclude, a warning
+that says it ranks under nearly every include; `curator discover` counts a paper at or above
+it, that no rule excludes, as a likely include.
 
 The file is data (JSON) written by `curator scope train`; see curator/lab/train.py. Format
 /3 carries both views; a /2 file (the signal view alone) is still read.
@@ -58,6 +62,9 @@ class Scorer:
     path: str = ""
     lexical: Lexical | None = None
     stack: Stack | None = None
+    floor: float | None = None
+    #: The share of the training includes at or above `floor` (out of fold).
+    recall: float | None = None
 
     def probability(self, features: Mapping[str, float]) -> float:
         """The signal view's P(maintainers include) for a paper with these signal values."""
@@ -73,12 +80,14 @@ class Scorer:
         )
         signal_p = self.probability(reading.features())
         if self.lexical is None or self.stack is None:
-            return Contribution(signal_p, self.threshold, self.veto, signals)
+            return Contribution(signal_p, self.threshold, self.veto, signals, floor=self.floor)
         seen = features(paper)
         lexical_p = self.lexical.probability(seen)
         score = self.stack.probability(signal_p, lexical_p)
         terms = self.lexical.terms(paper, seen)
-        return Contribution(score, self.threshold, self.veto, signals, signal_p, lexical_p, terms)
+        return Contribution(
+            score, self.threshold, self.veto, signals, signal_p, lexical_p, terms, self.floor
+        )
 
 
 def scorer_data(scorer: Scorer) -> dict[str, Any]:
@@ -91,6 +100,9 @@ def scorer_data(scorer: Scorer) -> dict[str, Any]:
         "bias": round(scorer.bias, 6),
         "weights": {t: round(w, 6) for t, w in sorted(scorer.weights.items())},
     }
+    if scorer.floor is not None and scorer.recall is not None:
+        out["floor"] = round(scorer.floor, 6)
+        out["recall"] = round(scorer.recall, 6)
     if scorer.lexical is not None and scorer.stack is not None:
         stack = scorer.stack
         out["stack"] = {
@@ -142,7 +154,21 @@ def parse_scorer(data: Any, name: str) -> Scorer:
     threshold, veto = cuts["threshold"], cuts["veto"]
     assert threshold is not None and veto is not None  # checked just above
     lexical, stack = _views(data, name) if data["format"] == FORMAT else (None, None)
-    return Scorer(clean, bias, threshold, veto, provenance, name, lexical, stack)
+    floor, recall = _floor(data, threshold, name)
+    return Scorer(clean, bias, threshold, veto, provenance, name, lexical, stack, floor, recall)
+
+
+def _floor(data: dict[str, Any], threshold: float, name: str) -> tuple[float | None, float | None]:
+    """The optional `floor` and its `recall`: both or neither, each a probability, the floor
+    at most the include threshold (a paper cannot be both an include and below every include)."""
+    if "floor" not in data and "recall" not in data:
+        return None, None
+    floor, recall = _number(data.get("floor")), _number(data.get("recall"))
+    if floor is None or recall is None or not 0 < floor < 1 or not 0 < recall <= 1:
+        raise InputError("`floor` and `recall` must both be probabilities between 0 and 1", name)
+    if floor > threshold:
+        raise InputError("`floor` must not be above `threshold`", name)
+    return floor, recall
 
 
 def _views(data: dict[str, Any], name: str) -> tuple[Lexical, Stack]:

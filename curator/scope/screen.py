@@ -104,14 +104,20 @@ class Skipped:
 
 
 def group_of(decision: Decision) -> Group:
-    """The verdict's group: include -> likely include; only an exclusion a hard rule of the
-    list's policy proves (a `scope-exclude`, the check's error) -> likely exclude, where nobody
-    looks; everything else to review, a likely exclude of a class that is not a hard rule
-    among it (ranked by P(include), its reason saying "likely exclude: <class>")."""
+    """The verdict's group. Likely include: an include, or a near miss (review) that the scorer
+    ranks where nearly all of the maintainers' includes rank (at or above its floor), so that
+    the group holds what a maintainer most likely takes. Likely exclude: only an exclusion a
+    hard rule of the list's policy proves (a `scope-exclude`, the check's error), where nobody
+    looks. Everything else to review: the near misses below the floor and every likely
+    exclude no hard rule makes (ranked by P(include), its reason saying "likely exclude")."""
     if decision.verdict is Verdict.INCLUDE:
         return Group.INCLUDE
     if decision.verdict is Verdict.EXCLUDE and decision.code == "scope-exclude":
         return Group.EXCLUDE
+    weighed = decision.scorer
+    ranked_high = weighed is not None and weighed.floor is not None and not weighed.below_floor
+    if decision.verdict is Verdict.REVIEW and ranked_high:
+        return Group.INCLUDE
     return Group.REVIEW
 
 

@@ -48,8 +48,9 @@ def test_listed_papers_are_skipped_and_the_rest_screened(
 
 def test_gate_and_groups_match_the_maintainers(world: World, loopback: LoopbackServer) -> None:
     """Gate failures are gate excludes; no include is likely exclude (only what a hard rule
-    proves is: the home policy's one hard rule is its gate); likely include is ≥ 90 %
-    includes; most gate-passing excludes are to review as a likely exclude of a class."""
+    proves is: the home policy's one hard rule is its gate); likely include holds ≥ 85 % of
+    the includes and is ≥ 80 % includes; most gate-passing excludes are to review as a likely
+    exclude (of a class, or under the scorer's floor)."""
     report = run(world)
     rules = load_rules(world.root / "rules" / "scope.yaml")
     by_id = {r.id: r for r in world.records}
@@ -70,7 +71,10 @@ def test_gate_and_groups_match_the_maintainers(world: World, loopback: LoopbackS
     assert gate_failing >= 50 and len(includes) >= 30 and len(excludes) >= 80
     assert Group.EXCLUDE not in includes
     likely = includes.count(Group.INCLUDE) + excludes.count(Group.INCLUDE)
-    assert includes.count(Group.INCLUDE) >= 0.9 * likely and likely >= 20
+    # Likely include holds what the maintainers take (an include, or a near miss at or above
+    # the scorer's floor), and still mostly that.
+    assert includes.count(Group.INCLUDE) >= 0.85 * len(includes)
+    assert includes.count(Group.INCLUDE) >= 0.8 * likely and likely >= 20
     assert Group.EXCLUDE not in excludes
     likely_excludes = [
         c

@@ -58,11 +58,14 @@ def test_check_reports_the_scorer_review_with_its_quote(
     report = _check(capsys)
     entries = {e["subject"]: e for e in report["entries"]}
     flagged = entries[f"arxiv:{FLAGGED}"]
-    assert flagged["verdict"] == "review"
+    # Under the floor: ranked below nearly every include, a likely exclude (a warning).
+    assert flagged["verdict"] == "exclude"
+    assert flagged["scope"]["reason"].startswith("likely exclude: ")
     assert flagged["scope"]["rules"][-1] == "scope-scorer"
     assert "self-evolution-optimisation" in flagged["scope"]["rules"]
     scorer = flagged["scope"]["scorer"]
-    assert 0 <= scorer["score"] < scorer["threshold"] and scorer["veto"] == 0.5
+    assert 0 <= scorer["score"] < scorer["floor"] < scorer["threshold"]
+    assert scorer["veto"] == 0.5
     assert scorer["signals"] == [] and "terms" not in scorer  # the trail: --scope-trail
     trail = {e["subject"]: e for e in _check(capsys, "--scope-trail")["entries"]}
     named = {s["name"]: s for s in trail[f"arxiv:{FLAGGED}"]["scope"]["scorer"]["signals"]}

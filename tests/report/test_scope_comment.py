@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -63,11 +64,19 @@ def test_the_comment_shows_the_learned_scorer(rules: ScopeRules) -> None:
     report = _report(rules, record["title"], record["source_abstract"])
     decision = report.entries[0].scope
     assert decision is not None and decision.scorer is not None
-    row = next(line for line in markdown.render(report, CTX).splitlines() if "**review**" in line)
+    lines = markdown.render(report, CTX).splitlines()
+    row = next(line for line in lines if "**likely exclude**" in line)
     assert "`scope-scorer`" in row
-    score, threshold = decision.scorer.score, decision.scorer.threshold
-    assert f"P(include) {score:.2f}, include at {threshold:.2f}" in row
+    score, floor = decision.scorer.score, decision.scorer.floor
+    assert floor is not None and score < floor
+    assert f"P(include) {score:.2f}, under the floor {floor:.2f}" in row
     assert decision.quotes[0].text[:60] in row
+    # Without a floor the same paper is a near miss to review, against the include threshold.
+    assert rules.scorer is not None
+    bare = replace(rules, scorer=replace(rules.scorer, floor=None, recall=None))
+    again = _report(bare, record["title"], record["source_abstract"])
+    row = next(line for line in markdown.render(again, CTX).splitlines() if "**review**" in line)
+    assert f"P(include) {score:.2f}, include at {decision.scorer.threshold:.2f}" in row
 
 
 def test_a_saved_report_renders_the_same_comment(rules: ScopeRules) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -232,10 +233,17 @@ def test_list_reading_is_linear_in_the_sentence() -> None:
 
 def test_no_core_signal_falls_back_to_review(rules: ScopeRules) -> None:
     paper = PaperText("Remembering", "A study of memory in frozen residual connections.")
-    d = decide(paper, rules)
+    assert rules.scorer is not None
+    unfloored = replace(rules, scorer=replace(rules.scorer, floor=None, recall=None))
+    d = decide(paper, unfloored)
     assert d.verdict is Verdict.REVIEW
     assert d.rules == ("gate-memory-word", "no-core-signal", "scope-scorer")
     assert d.quotes and "memory" in d.quotes[0].text
+    # The shipped scorer ranks it under nearly every include: a likely exclude, a warning.
+    low = decide(paper, rules)
+    assert low.verdict is Verdict.EXCLUDE and low.rules == ("scope-scorer",)
+    assert (low.code, low.severity) == ("scope-review", "warning")
+    assert low.quotes[0] == d.quotes[0]
 
 
 def test_decision_as_dict_is_json(rules: ScopeRules) -> None:

@@ -54,6 +54,31 @@ def test_a_high_score_vetoes_a_proven_exclusion() -> None:
     assert "but the score is too high to exclude" in d.reason
 
 
+def test_a_score_under_the_floor_is_a_likely_exclude_warning_not_a_review() -> None:
+    # PAPER scores 0.953 with TOY: strong evidence, but the threshold is out of reach.
+    high = replace(TOY, threshold=0.99, floor=0.97, recall=0.95)
+    d = decide(PAPER, replace(BARE, scorer=high))
+    assert d.verdict is Verdict.EXCLUDE and (d.code, d.severity) == ("scope-review", "warning")
+    assert d.rules == (SCORER_ID,)  # the scorer decided; the gate let the paper through
+    assert d.reason.startswith("likely exclude: passes the entry gate but ranks below nearly")
+    assert "(score 0.953, under 0.970, which 95 % of their includes reach)" in d.reason
+    assert d.quotes[0].rule == "gate-memory-word" and "memory" in d.quotes[0].text
+    assert d.scorer is not None and d.scorer.below_floor
+    # At the floor, or with no floor, it is a near miss to review; above the threshold, include.
+    for scorer in (replace(high, floor=0.95), replace(high, floor=None, recall=None)):
+        assert decide(PAPER, replace(BARE, scorer=scorer)).verdict is Verdict.REVIEW
+    assert decide(PAPER, replace(BARE, scorer=replace(high, threshold=0.95))).verdict is (
+        Verdict.INCLUDE
+    )
+
+
+def test_a_hard_rule_still_decides_below_the_floor(tmp_path: Path) -> None:
+    # No memory word: the gate's own exclusion, an error; the floor never weighs it.
+    low = replace(TOY, bias=-9.0, floor=0.5, recall=0.95)
+    d = decide(PaperText("Planning", "We plan with language models."), replace(BARE, scorer=low))
+    assert d.verdict is Verdict.EXCLUDE and d.code == "scope-exclude" and d.scorer is None
+
+
 def test_the_scorer_never_decides_before_the_gate_or_without_metadata() -> None:
     eager = replace(BARE, scorer=replace(TOY, bias=9.0))
     excluded = decide(PaperText("Planning", "We plan with language models."), eager)
@@ -117,6 +142,10 @@ def test_a_two_view_scorer_round_trips_and_a_signals_only_file_still_reads(
     old = load_scorer(path)
     assert scorer_data(TOY)["format"] == "curator-scope-scorer/2"
     assert old.lexical is None and old.weights == TOY.weights
+    assert old.floor is None and "floor" not in scorer_data(TOY)  # a file without one reads
+    floored = replace(BOTH, floor=0.4, recall=0.95)
+    path.write_text(json.dumps(scorer_data(floored)), encoding="utf-8")
+    assert (load_scorer(path).floor, load_scorer(path).recall) == (0.4, 0.95)
 
 
 @pytest.mark.parametrize(
@@ -148,6 +177,8 @@ def test_shipped_rules_name_their_scorer_and_it_loads() -> None:
     assert scorer.lexical is not None and scorer.stack is not None
     assert 0 < len(scorer.lexical.weights) <= 400
     assert scorer.stack.signals > 0 and scorer.stack.lexical > 0  # both views count
+    assert scorer.floor is not None and 0 < scorer.floor < scorer.threshold
+    assert scorer.recall == 0.95
 
 
 def _rules_dir(tmp_path: Path, scorer_line: str) -> Path:
@@ -192,6 +223,10 @@ def test_a_symlinked_scorer_is_refused(tmp_path: Path) -> None:
         ({"veto": 0}, "`veto` must be a probability"),
         ({"bias": None}, "`bias` must be a finite number"),
         ({"provenance": []}, "`provenance` must be a mapping"),
+        ({"floor": 0.5}, "`floor` and `recall` must both be probabilities"),
+        ({"floor": 0, "recall": 0.95}, "`floor` and `recall` must both be probabilities"),
+        ({"floor": 0.5, "recall": 1.5}, "`floor` and `recall` must both be probabilities"),
+        ({"floor": 0.95, "recall": 0.95}, "`floor` must not be above `threshold`"),
     ],
 )
 def test_a_malformed_scorer_file_is_one_located_error(

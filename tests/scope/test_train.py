@@ -16,6 +16,7 @@ from curator.lab.train import (
     Example,
     Settings,
     fit,
+    floor,
     folds,
     lexical_out_of_fold,
     out_of_fold,
@@ -190,6 +191,17 @@ def test_the_threshold_is_the_lowest_score_at_the_precision() -> None:
     assert threshold(items, probs, 0.95) == 0.8
     assert threshold(items, probs, 0.7) == 0.6
     assert threshold(items, [0.1] * 6, 0.95) == 0.99  # never reached: include nothing
+
+
+def test_the_floor_is_the_score_the_share_of_includes_reaches() -> None:
+    labels = [1, 1, 0, 1, 0, 1, 0, 0, 1, 0]
+    items = [Example(str(i), {}, label, True) for i, label in enumerate(labels)]
+    probs = [0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]
+    # Five includes: 80 % of them (four) reach 0.5; all five reach 0.2.
+    assert floor(items, probs, 0.8, 0.9) == 0.5
+    assert floor(items, probs, 0.95, 0.9) == 0.2
+    assert floor(items, probs, 0.8, 0.45) == 0.45  # never above the include threshold
+    assert floor([], [], 0.95, 0.9) == 0.01
 
 
 @pytest.mark.slow
