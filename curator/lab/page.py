@@ -178,7 +178,7 @@ _SECOND_LOOK = (
     "gate-passing papers to review; on the development records, most papers in review were "
     "ones the scorer ranked under nearly every include. The scorer now "
     "carries a **floor**: the score that 95 % of its training includes reach, out of fold. A "
-    "gate-passing paper under it that nothing includes is a *likely exclude* (a "
+    "gate-passing paper under it that is not an include is a *likely exclude* (a "
     "`scope-review` warning that says so, never an error), and `curator discover` puts a "
     "near miss at or above it in *likely include*, so that group holds nearly everything the "
     "maintainers take. The floor's share (95 %, the include threshold's precision mirrored) "
