@@ -247,6 +247,20 @@ class Decision:
     #: engine's own verdict (curator/scope/decided.py).
     decided_by: str = ""
 
+    @property
+    def by_floor(self) -> bool:
+        """True for the engine's likely exclude by the score: the scorer, named last, ranked
+        the paper under its floor (read from the decision, not recomputed from rounded
+        numbers, so a saved report says what the run said)."""
+        return (
+            self.verdict is Verdict.EXCLUDE
+            and self.code == "scope-review"
+            and not self.decided_by
+            and self.rules[-1:] == (SCORER_ID,)
+            and self.scorer is not None
+            and self.scorer.floor is not None
+        )
+
     def as_dict(self, exact: bool = False, trail: bool = True) -> dict[str, Any]:
         """JSON-able form for the report entry's `scope` (`exact`: the scorer's numbers
         unrounded, as the cache keeps them; without `trail`, the scorer's P(include) and
@@ -317,6 +331,8 @@ _WEIGHED = {
         },
     },
 }
+#: A probability as a saved report may hold it (a score, a threshold, the floor).
+_PROBABILITY = {"type": "number", "minimum": 0, "maximum": 1}
 #: What `Decision.as_dict` writes, for readers of a saved (untrusted) report.
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -337,13 +353,13 @@ SCHEMA: dict[str, Any] = {
             "type": "object",
             "required": ["score", "threshold", "veto", "signals"],
             "properties": {
-                "score": {"type": "number"},
-                "threshold": {"type": "number"},
-                "veto": {"type": "number"},
-                "floor": {"type": "number"},
+                "score": _PROBABILITY,
+                "threshold": _PROBABILITY,
+                "veto": _PROBABILITY,
+                "floor": _PROBABILITY,
                 "signals": _WEIGHED,
-                "signal_score": {"type": "number"},
-                "lexical_score": {"type": "number"},
+                "signal_score": _PROBABILITY,
+                "lexical_score": _PROBABILITY,
                 "terms": _WEIGHED,
             },
         },

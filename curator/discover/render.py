@@ -60,7 +60,7 @@ def text(report: DiscoverReport) -> str:
             when = clean(c.meta.get("published", ""))
             lines.append(f"- {clean(c.id)} {clean(_version(c))}  {when}")
             lines.append(f"  {clean(c.meta.get('title', ''))}")
-            lines.append(f"  {c.decision.verdict.value} ({clean(', '.join(c.decision.rules))})")
+            lines.append(f"  {verdict_word(c)} ({clean(', '.join(c.decision.rules))})")
             lines.append(f"  {s.shorten(clean(_quote(c)), 400)}")
     lines += [f"note: {clean(n)}" for n in report.notes]
     return "\n".join(lines) + "\n"
@@ -119,15 +119,20 @@ def item(c: Candidate, checked: bool = False) -> str:
     url = f"https://arxiv.org/abs/{c.id}"
     title = s.link(s.text(c.meta.get("title", ""), 160), url)
     box = "x" if checked else " "
-    # An exclusion no hard rule makes is for review: a likely exclude, ranked by P(include).
-    verdict = c.decision.verdict.value
-    if c.decision.verdict is Verdict.EXCLUDE and c.group is Group.REVIEW:
-        verdict = LIKELY_EXCLUDE
+    verdict = verdict_word(c)
     return (
         f"- [{box}] {title} — {s.code('arxiv:' + c.id)} {s.text(_version(c))}, "
         f"{s.text(c.meta.get('published', ''), 10)}, **{verdict}** "
         f"({s.code(_rules(c), 60)}): {s.text(_quote(c), 160)}"
     )
+
+
+def verdict_word(c: Candidate) -> str:
+    """The candidate's verdict as every output names it: an exclusion no hard rule makes is
+    for review, a likely exclude (ranked by P(include))."""
+    if c.decision.verdict is Verdict.EXCLUDE and c.group is Group.REVIEW:
+        return LIKELY_EXCLUDE
+    return c.decision.verdict.value
 
 
 def _rules(c: Candidate) -> str:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 
-from curator.core.decision import SCORER_ID, Decision, PaperText
+from curator.core.decision import Decision, PaperText
 from curator.core.model import Verdict
 from curator.lab.train import Settings, examples, precision_cut, train
 from curator.scope.engine import decide
@@ -105,7 +105,7 @@ def counts(items: Sequence[Case], rules: ScopeRules) -> Counts:
         exclude_calls=sum(c.decision.verdict is Verdict.EXCLUDE for c in gated),
         includes_excluded=sum(c.include and c.decision.verdict is Verdict.EXCLUDE for c in gated),
         includes_erred=sum(c.include and c.decision.code == "scope-exclude" for c in gated),
-        floor_calls=sum(below_floor(c.decision) for c in gated),
+        floor_calls=sum(c.decision.by_floor for c in gated),
         reviews=sum(c.decision.verdict is Verdict.REVIEW for c in gated),
         likely_exclude_includes=sum(
             c.include and group_of(c.decision) is Group.EXCLUDE for c in gated
@@ -116,18 +116,6 @@ def counts(items: Sequence[Case], rules: ScopeRules) -> Counts:
         ),
         gate_failing_includes=sum(c.include and not c.passes_gate for c in items),
         gate_disagreements=sum(_engine_gate(c, rules) != c.passes_gate for c in items),
-    )
-
-
-def below_floor(decision: Decision) -> bool:
-    """True for a likely exclude the scorer's floor makes (no rule of the policy)."""
-    weighed = decision.scorer
-    return (
-        decision.verdict is Verdict.EXCLUDE
-        and weighed is not None
-        and weighed.below_floor
-        and decision.code != "scope-exclude"
-        and SCORER_ID in decision.rules
     )
 
 

@@ -184,7 +184,10 @@ _SECOND_LOOK = (
     "maintainers take. The floor's share (95 %, the include threshold's precision mirrored) "
     "was fixed before any figure of round 3 was computed, and committed before the lock box "
     "was scored a **third** time; the lock-box figures of round 3 are a third look, not an "
-    "unseen test. The unseen test is the list's next screening batch: `curator scope "
+    "unseen test. One change followed that look, from an attack on the change rather than "
+    "from the figures: the floor yields to the veto (a paper a view leans to include stays "
+    "a near miss to review, as the veto promised); the figures here are after it. The "
+    "unseen test is the list's next screening batch: `curator scope "
     "evaluate RECORDS --batch NEXT-review.json` scores it with the shipped rules and scorer, "
     "as `curator check` runs them, the baseline beside them, with these definitions.",
     "",

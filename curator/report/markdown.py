@@ -205,10 +205,10 @@ def scope_evidence(decision: Decision | None) -> str:
         parts.append(
             s.text(f"(P(include) {weighed.score:.2f}, include at {weighed.threshold:.2f})")
         )
-    elif weighed is not None and weighed.floor is not None and weighed.below_floor:
+    elif weighed is not None and weighed.floor is not None and decision.by_floor:
         # Ranked under nearly every include: why the scorer calls it a likely exclude.
         parts.append(
-            s.text(f"(P(include) {weighed.score:.2f}, under the floor {weighed.floor:.2f})")
+            s.text(f"(P(include) {weighed.score:.3f}, under the floor {weighed.floor:.3f})")
         )
     quoted = " … ".join(q.text for q in decision.quotes[:3]) or decision.reason
     if quoted:

@@ -251,17 +251,19 @@ def _included(case: Case) -> Decision | None:
 
 def _below_floor(case: Case) -> Decision | None:
     """A likely exclude (a warning, never an error) when the score is under the floor that all
-    but a few of the maintainers' includes reach: quoting the memory sentence and the
+    but a few of the maintainers' includes reach, and neither view leans to include (the veto
+    sends such a paper to review, floor or not): quoting the memory sentence and the
     strongest evidence against."""
     weighed, scorer = case.weighed, case.rules.scorer
-    if weighed is None or scorer is None or not weighed.below_floor:
+    if weighed is None or scorer is None or not weighed.below_floor or weighed.vetoes:
         return None
-    assert weighed.floor is not None and scorer.recall is not None  # below_floor says so
+    assert weighed.floor is not None  # below_floor says so
+    share = f"{100 * scorer.recall:.0f} %" if scorer.recall is not None else "nearly all"
     against = weighed.strongest(-1)
     reason = (
         f"{LIKELY_EXCLUDE}: passes the entry gate but ranks below nearly every paper the "
         f"maintainers include (score {weighed.score:.3f}, under {weighed.floor:.3f}, which "
-        f"{100 * scorer.recall:.0f} % of their includes reach); against: "
+        f"{share} of their includes reach); against: "
         + (", ".join(w.name for w in against) or "nothing")
     )
     code = VERDICT_CODES[Verdict.REVIEW]

@@ -137,6 +137,11 @@ def _reason(d: Decision, lang: str, gate: str = "") -> str:
     likely = "可能排除（非硬性规则，由维护者判断）：" if d.code == "scope-review" else ""
     if d.verdict is Verdict.EXCLUDE and d.rules == (gate,):
         return likely + "官方标题和摘要中没有独立的 memory/memories，因此没有可引用的记忆句"
+    if d.by_floor and d.scorer is not None and d.scorer.floor is not None:
+        return (
+            f"可能排除：通过入口门槛，但收录概率 {d.scorer.score:.3f} 低于 "
+            f"{d.scorer.floor:.3f}，几乎所有维护者收录的论文都更高（{rules}）"
+        )
     if d.verdict is Verdict.EXCLUDE:
         return f"{likely}通过入口门槛，但规则（{rules}）由引文证明排除"
     if d.verdict is Verdict.INCLUDE:
@@ -271,6 +276,8 @@ def _scorer_step(d: Decision, rules: ScopeRules, lang: str) -> list[str]:
             ),
             "     " + t["signal_view"].format(bias=scorer.bias, sum=total, score=sp),
         ]
+    if seen.floor is not None:
+        lines.append("     " + t["floor"].format(floor=seen.floor).lstrip("; ；"))
     lines.append(f"     {t['signal_rows']}:")
     lines += [
         _weighed_line(w) for w in sorted(seen.signals, key=lambda w: -abs(w.effect)) if w.value

@@ -9,8 +9,8 @@ from the signals as well as P(include) at or above `threshold`, and a score (com
 signal view's own) at or above `veto` sends an exclusion the rules prove to review instead.
 `floor` (optional) is the score that all but a few of the maintainers' includes reach (the
 share `recall`, out of fold): a gate-passing paper below it is a likely exclude, a warning
-that says it ranks under nearly every include; `curator discover` counts a paper at or above
-it, that no rule excludes, as a likely include.
+that says it ranks under nearly every include (unless a view leans to include: the veto sends
+it to review); `curator discover` counts a review at or above it as a likely include.
 
 The file is data (JSON) written by `curator scope train`; see curator/lab/train.py. Format
 /3 carries both views; a /2 file (the signal view alone) is still read.

@@ -104,12 +104,13 @@ class Skipped:
 
 
 def group_of(decision: Decision) -> Group:
-    """The verdict's group. Likely include: an include, or a near miss (review) that the scorer
-    ranks where nearly all of the maintainers' includes rank (at or above its floor), so that
-    the group holds what a maintainer most likely takes. Likely exclude: only an exclusion a
-    hard rule of the list's policy proves (a `scope-exclude`, the check's error), where nobody
-    looks. Everything else to review: the near misses below the floor and every likely
-    exclude no hard rule makes (ranked by P(include), its reason saying "likely exclude")."""
+    """The verdict's group. Likely include: an include, or a near miss (any review, a vetoed
+    exclusion among them) that the scorer ranks where nearly all of the maintainers' includes
+    rank (at or above its floor), so that the group holds what a maintainer most likely
+    takes. Likely exclude: only an exclusion a hard rule of the list's policy proves (a
+    `scope-exclude`, the check's error), where nobody looks. Everything else to review (ranked
+    by P(include)): every likely exclude no hard rule makes, its reason saying so, and a
+    review under the floor (one a view leans to include)."""
     if decision.verdict is Verdict.INCLUDE:
         return Group.INCLUDE
     if decision.verdict is Verdict.EXCLUDE and decision.code == "scope-exclude":

@@ -107,5 +107,13 @@ def _finite(text: str) -> float:
     return value
 
 
+def _integer(text: str) -> int:
+    """A JSON integer, refused when no float could hold it (a 400-digit "line" or "score" is
+    no real value, and float() of it raises OverflowError where a reader converts it)."""
+    if len(text.lstrip("-")) > 300:
+        raise ValueError(f"number {text[:20]}... is out of range")
+    return int(text)
+
+
 #: The decoder of `loads` (`raw_decode` for readers that locate each value they read).
-DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite, parse_int=_integer)

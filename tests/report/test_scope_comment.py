@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from curator.config.context import CheckContext
 from curator.config.options import Options
-from curator.core.decision import Decision
+from curator.core.decision import SCORER_ID, Contribution, Decision
+from curator.core.errors import InputError
 from curator.core.meta import PaperMeta
-from curator.core.model import Entry, Kind, Report, Source
+from curator.core.model import Entry, Kind, Report, Source, Verdict
 from curator.core.outcomes import Found
 from curator.report import markdown
 from curator.report.json import render as render_json
-from curator.report.reader import load_report
+from curator.report.reader import load_report, read_saved
 from curator.scope import ScopeRules, load_rules
 from curator.scope.stage import apply_scope
 from tests.conftest import ROOT, SCOPE
@@ -69,7 +71,7 @@ def test_the_comment_shows_the_learned_scorer(rules: ScopeRules) -> None:
     assert "`scope-scorer`" in row
     score, floor = decision.scorer.score, decision.scorer.floor
     assert floor is not None and score < floor
-    assert f"P(include) {score:.2f}, under the floor {floor:.2f}" in row
+    assert f"P(include) {score:.3f}, under the floor {floor:.3f}" in row
     assert decision.quotes[0].text[:60] in row
     # Without a floor the same paper is a near miss to review, against the include threshold.
     assert rules.scorer is not None
@@ -94,3 +96,50 @@ def test_a_saved_report_renders_the_same_comment(rules: ScopeRules) -> None:
         before.quotes,
     )
     assert markdown.render(again, CTX) == markdown.render(report, CTX)
+
+
+SAVED = Path(__file__).resolve().parents[2] / "docs" / "images" / "review-report.json"
+
+
+@pytest.mark.parametrize(
+    ("floor", "message"),
+    [
+        ("1" + "0" * 400, "out of range"),  # float() of it would raise OverflowError
+        ("2", "floor"),  # not a probability
+        ("-1", "floor"),
+    ],
+)
+def test_a_hostile_floor_in_a_saved_report_is_refused_in_one_line(
+    tmp_path: Path, floor: str, message: str
+) -> None:
+    text = SAVED.read_text(encoding="utf-8")
+    assert '"floor": 0.4014' in text
+    path = tmp_path / "r.json"
+    path.write_text(text.replace('"floor": 0.4014', f'"floor": {floor}', 1), encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        read_saved(path)
+
+
+def test_a_saved_report_says_what_the_run_said_at_the_floor() -> None:
+    # Score and floor round to the same four places in the JSON report; the verdict and its
+    # note come from the decision, never from the rounded numbers.
+    weighed = Contribution(0.40136, 0.625812, 0.5, (), floor=0.401389)
+    live = Decision(
+        Verdict.EXCLUDE,
+        (SCORER_ID,),
+        (),
+        "abstract",
+        "likely exclude: …",
+        "scope-review",
+        "warning",
+        scorer=weighed,
+    )
+    saved = Decision.from_dict(json.loads(json.dumps(live.as_dict())))
+    assert saved.scorer is not None and not saved.scorer.below_floor  # rounded: 0.4014 each
+    assert live.by_floor and saved.by_floor
+    assert "(P(include) 0.401, under the floor 0.401)" in markdown.scope_evidence(saved)
+    # A hard rule's or the maintainers' exclusion never shows the scorer's floor.
+    hard = replace(live, code="scope-exclude", rules=("gate-memory-word",))
+    declined = replace(live, decided_by="rules/scope-decisions.yaml:3")
+    assert not hard.by_floor and not declined.by_floor
+    assert "under the floor" not in markdown.scope_evidence(hard)

@@ -62,6 +62,8 @@ def test_formulas_and_weights_are_behind_verbose() -> None:
     assert '"A small memory of past plans helps them a little."' in text
     assert "logistic(" not in text and " x " not in text and "Signals (value" not in text
     assert "P(include) 0." in text and "(-v: formulas and weights)" in text
+    assert RULES.scorer is not None and RULES.scorer.floor is not None
+    assert f"; below {RULES.scorer.floor:.3f} (under nearly every include) a likely exclude" in text
     verbose = explain("arxiv:2610.00006", paper, RULES, verbose=True)
     assert "logistic(" in verbose and "Signals (value x weight" in verbose
 

@@ -10,7 +10,8 @@ import pytest
 
 from curator.core.decision import Contribution, Decision
 from curator.core.model import Verdict
-from curator.scope.screen import Group, group_of
+from curator.discover.render import verdict_word
+from curator.scope.screen import Candidate, Group, group_of
 
 
 def decision(verdict: Verdict, code: str | None) -> Decision:
@@ -55,3 +56,13 @@ def test_a_near_miss_at_or_above_the_floor_is_a_likely_include(
     verdict: Verdict, code: str | None, score: float, floor: float | None, group: Group
 ) -> None:
     assert group_of(scored(verdict, code, score, floor)) is group
+
+
+def test_every_discover_output_names_a_likely_exclude_alike() -> None:
+    likely = scored(Verdict.EXCLUDE, "scope-review", 0.2, 0.4)
+    hard = scored(Verdict.EXCLUDE, "scope-exclude", 0.2, 0.4)
+    near = scored(Verdict.REVIEW, "scope-review", 0.6, 0.4)
+    words = [
+        verdict_word(Candidate({"id": "2610.00001"}, d, group_of(d))) for d in (likely, hard, near)
+    ]
+    assert words == ["likely exclude", "exclude", "review"]

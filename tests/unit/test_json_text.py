@@ -119,3 +119,11 @@ def test_every_json_read_goes_through_json_text() -> None:
         for call in _json_decoding_calls(path)
     ]
     assert found == []
+
+
+def test_an_integer_no_float_can_hold_is_refused() -> None:
+    # A reader converting it with float() would raise OverflowError: a traceback, not exit 2.
+    with pytest.raises(InputError, match="out of range") as caught:
+        json_text.parse_json('{"floor": 1' + "0" * 400 + "}", "r.json")
+    assert caught.value.file == "r.json"
+    assert json_text.loads('{"n": -' + "9" * 300 + "}") == {"n": -int("9" * 300)}
