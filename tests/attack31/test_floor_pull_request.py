@@ -18,13 +18,10 @@ from curator.cli import main
 from curator.scope import load_rules
 from curator.scope.memo import DecisionMemo, engine_digest
 from tests.conftest import SCOPE
-from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
+from tests.integration.test_scope_scorer_cli import FLAGGED, KEPT, serve_records
 
 ROOT = Path(__file__).resolve().parents[2]
-#: A maintainer exclude the shipped scorer ranks under its floor, and an include beside it.
-FLAGGED = "2609.38639"
-KEPT = "2610.00238"
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -42,13 +39,7 @@ def listing(
     loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> Iterator[tuple[Path, str, dict[str, dict[str, Any]]]]:
     """A list whose base holds KEPT, the shipped rules and scorer; arXiv's double knows both."""
-    records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))
-    chosen = {r["id"]: r for r in records if r["id"] in (FLAGGED, KEPT)}
-    papers = {
-        i: Paper(i, r["title"], abstract=r["source_abstract"], published="2026-09-23T05:49:58Z")
-        for i, r in chosen.items()
-    }
-    monkeypatch.setenv("CURATOR_ARXIV_API_URL", ArxivDouble(papers).install(loopback))
+    chosen = serve_records(loopback, monkeypatch)
     root = tmp_path / "list"
     (root / "data").mkdir(parents=True)
     git(root, "init", "-q", "-b", "main")

@@ -15,16 +15,17 @@ from tests.doubles.arxiv import ArxivDouble, Paper
 from tests.doubles.server import LoopbackServer
 
 ROOT = Path(__file__).resolve().parents[2]
-#: A real record the maintainers excluded (general self-evolution): the engine reviews it.
+#: A real record the maintainers excluded (general self-evolution): the engine ranks it under
+#: the scorer's floor, a likely exclude.
 FLAGGED = "2609.38639"
 #: A real include with strong evidence that the scorer lets through.
 KEPT = "2610.00238"
 
 
-@pytest.fixture
-def listed(
-    loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+def serve_records(
+    loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch
 ) -> dict[str, dict[str, Any]]:
+    """FLAGGED's and KEPT's screening records, their papers served by arXiv's double."""
     records = json.loads((SCOPE / "2026-10-03-review.json").read_text(encoding="utf-8"))
     chosen = {r["id"]: r for r in records if r["id"] in (FLAGGED, KEPT)}
     papers = {
@@ -32,6 +33,14 @@ def listed(
         for i, r in chosen.items()
     }
     monkeypatch.setenv("CURATOR_ARXIV_API_URL", ArxivDouble(papers).install(loopback))
+    return chosen
+
+
+@pytest.fixture
+def listed(
+    loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> dict[str, dict[str, Any]]:
+    chosen = serve_records(loopback, monkeypatch)
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
     (tmp_path / "pyproject.toml").write_text("[tool.curator]\n")
     Path(tmp_path / "data").mkdir()
