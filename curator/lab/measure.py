@@ -89,6 +89,11 @@ class Counts:
     gate_failing_includes: int = 0
     gate_disagreements: int = 0
 
+    @property
+    def includes_warned(self) -> int:
+        """Maintainer includes called a likely exclude (a warning, not a hard rule's error)."""
+        return self.includes_excluded - self.includes_erred
+
     def __add__(self, other: Counts) -> Counts:
         return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 

@@ -227,7 +227,7 @@ def _round_column(n: Counts, aps: tuple[float, float], p: Points) -> list[str]:
         share(n.include_right, n.include_calls),
         share(n.include_right, n.includes),
         str(n.includes_erred),
-        str(n.includes_excluded),
+        str(n.includes_warned),
         share(n.reviews, n.gate_passing),
         share(n.exclude_calls, n.gate_passing),
         share(n.likely_include_includes, n.includes),

@@ -43,7 +43,7 @@ def issue_rows(n: Counts) -> list[tuple[str, str]]:
         (
             "includes called a likely exclude (a warning: below the floor, or a class that no "
             "hard rule makes)",
-            str(n.includes_excluded),
+            str(n.includes_warned),
         ),
         ("gate-passing papers sent to review (target ≤ 40 %)", share(n.reviews, n.gate_passing)),
         (
