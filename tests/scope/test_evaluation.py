@@ -1,15 +1,14 @@
 """The evaluation: forward chaining, the lock box, the two views, the baseline, the committed doc.
 
-The whole evaluation takes one to two minutes, so the suite checks the committed doc by the
-digest of what it was generated from (record files, rules, the evaluation's code) and runs the
-evaluation end to end once, on a small slice of the development records. Set
-CURATOR_FULL_EVALUATION=1 to regenerate the whole doc and compare it byte for byte.
+The fast tier checks the committed doc by the digest of what it was generated from (record
+files, rules, the evaluation's code) and runs the evaluation end to end on a small slice of the
+development records; the whole suite also regenerates the whole doc (about 30 s, `slow`) and
+compares it byte for byte.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -80,10 +79,7 @@ def test_the_committed_doc_meets_the_hard_targets_and_says_it_is_a_second_look()
     assert rounds[0][0] == "30/31 = 97 % [84–99]" and rounds[0][3] == "8/10 = 80 % [49–94]"
 
 
-@pytest.mark.skipif(
-    os.environ.get("CURATOR_FULL_EVALUATION") != "1",
-    reason="the whole evaluation takes minutes; the digest test above keeps the doc current",
-)
+@pytest.mark.slow  # about 30 s: the whole evaluation, the lock box included
 def test_the_whole_committed_doc_regenerates_byte_for_byte() -> None:
     # The page also holds the relevance section (tests/scope/test_crosslist.py checks it).
     doc = DOC.read_text(encoding="utf-8")
