@@ -159,7 +159,8 @@ def as_json(report: DiscoverReport) -> str:
         "asked": [w.label for w in report.asked],
         "days_from_cache": report.remembered,
         "candidates": [
-            _candidate(c, d) for c, d in zip(report.candidates, report.drafts, strict=True)
+            _candidate(c, report.drafts[i] if report.drafts else None)
+            for i, c in enumerate(report.candidates)
         ],
         "skipped": [{"id": k.id, "title": k.title, "where": k.where} for k in report.skipped],
         "notes": list(report.notes),
@@ -167,9 +168,10 @@ def as_json(report: DiscoverReport) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def _candidate(c: Candidate, draft: Mapping[str, Any]) -> dict[str, Any]:
-    """One candidate in the JSON report."""
-    return {
+def _candidate(c: Candidate, draft: Mapping[str, Any] | None) -> dict[str, Any]:
+    """One candidate in the JSON report; `draft`: its draft screening record, which only a
+    list with a policy has (None: no `draft` key)."""
+    out = {
         "id": c.id,
         "version": c.meta.get("version", 1),
         "revised_from": c.revised_from,
@@ -178,8 +180,10 @@ def _candidate(c: Candidate, draft: Mapping[str, Any]) -> dict[str, Any]:
         "categories": list(c.meta.get("categories", [])),
         "group": c.group.value,
         "scope": c.decision.as_dict(),
-        "draft": dict(draft),
     }
+    if draft is not None:
+        out["draft"] = dict(draft)
+    return out
 
 
 #: `--format` -> its renderer: the one registry shape every extension point has.

@@ -9,7 +9,7 @@ paper's metadata under the arXiv resolver's own key, so `curator check` reuses i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -100,6 +100,9 @@ class _Screener:
     words: tuple[str, ...]
     rules: ScopeRules | None = None
     model: Model | None = None
+    #: The list's model learned without the given papers (subjects) in its background: a
+    #: found paper that an earlier run stored in the cache is never scored against itself.
+    without: Callable[[Collection[str]], Model | None] | None = None
 
     def screen(
         self, papers: Sequence[Mapping[str, Any]], listed: sc.Listed, earlier: Mapping[str, Any]
@@ -107,8 +110,11 @@ class _Screener:
         """The candidates, ranked, and the papers the list already has."""
         if self.rules is not None:
             return sc.screen(papers, listed, self.rules, earlier)
-        assert self.model is not None  # one of the two, by construction
-        return rl.screen(papers, listed, self.model, earlier)
+        model = self.model
+        if self.without is not None:
+            model = self.without({arxiv_subject(str(m["id"])) for m in papers}) or model
+        assert model is not None  # a policy or a model, by construction
+        return rl.screen(papers, listed, model, earlier)
 
     def drafts(self, candidates: Sequence[sc.Candidate]) -> tuple[Mapping[str, Any], ...]:
         """Draft screening records: a policy's only (they carry its version and gate)."""
@@ -132,7 +138,12 @@ def _relevance(
         )
     known = cache.get_many("arxiv", [e.subject for e in papers if is_paper(e.subject)])
     categories = rl.categories(item.value for item in known.values())
-    return _Screener(model.distinctive(), model=model), categories or win.DEFAULT_CATEGORIES
+
+    def without(scored: Collection[str]) -> Model | None:
+        return learn(papers, (), cache, scored)
+
+    screener = _Screener(model.distinctive(), model=model, without=without)
+    return screener, categories or win.DEFAULT_CATEGORIES
 
 
 def _run(

@@ -8,6 +8,7 @@ the list are not, a listed paper is skipped, no draft records (they are a policy
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import date
 from pathlib import Path
@@ -82,6 +83,27 @@ def test_discover_without_a_policy_asks_the_lists_words_and_groups_by_relevance(
     # Ranked: the groups in order, never a likely include after a likely exclude.
     order = [c.group for c in report.candidates]
     assert order == sorted(order, key=[Group.INCLUDE, Group.REVIEW, Group.EXCLUDE].index)
+    # The JSON report has no draft records (a policy's), and says the same groups.
+    data = json.loads(render.as_json(report))
+    assert {c["title"]: c["group"] for c in data["candidates"]} == {
+        t: g.value for t, g in groups.items()
+    }
+    assert not any("draft" in c for c in data["candidates"])
+
+
+def test_the_same_window_asked_again_gives_the_same_verdicts(
+    tmp_path: Path, loopback: LoopbackServer
+) -> None:
+    # The first run keeps the window's papers in the cache; the second scores them against a
+    # background without them, as the first did (a paper is never its own background).
+    shutil.copyfile(SAMPLE, tmp_path / "README.md")
+    double = ArxivDouble()
+    double.papers.update(papers())
+    url = World.start(loopback, tmp_path, arxiv=double).arxiv_url
+    runs = [discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER)]
+    runs.append(discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER))
+    first, again = ([(c.id, c.group, c.decision) for c in r.candidates] for r in runs)
+    assert first == again
 
 
 def test_a_list_too_small_to_learn_from_is_a_usage_error(
