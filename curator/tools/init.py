@@ -92,10 +92,16 @@ def settings_text(paths: str, preset: str) -> str:
     commented with its default."""
     shown = "[" + ", ".join(paths.split()) + "]"
     set_paths = f"paths: {shown}" if paths else "# paths: [data]"
-    set_preset = f"scope_preset: {preset}" if preset else "# scope_preset: llm-memory"
+    if preset:
+        what = "the shipped scope policy when rules/ has no scope.yaml"
+        set_preset = f"scope_preset: {preset}"
+    else:
+        # No preset is the default: the line names the one shipped policy and what it costs.
+        what = "none by default; IAAR's policy, whose hard gate fails papers without 'memory'"
+        set_preset = "# scope_preset: iaar-ai-memory"
     return SETTINGS_TEXT.format(
         paths=f"{set_paths:<26} # what to check: catalogue folders, YAML files, documents\n",
-        preset=f"{set_preset:<26} # the shipped scope policy when rules/ has no scope.yaml\n",
+        preset=f"{set_preset:<26} # {what}\n",
     )
 
 
@@ -218,8 +224,9 @@ def init(root: Path, uses: str, inputs: Mapping[str, str], *, force: bool = Fals
     NAME.example, one of curator's own files.
     """
     paths, preset = inputs.get("paths") or "", inputs.get("scope-preset") or ""
-    screens = bool(preset) or (root / "rules" / "scope.yaml").is_file()
-    made = render_workflows(uses, {}, discover=screens, triggers=trigger_paths(root, paths))
+    # Every list gets the weekly discover: a list without a policy is screened by what its
+    # own papers teach (curator/discover/relevant.py).
+    made = render_workflows(uses, {}, discover=True, triggers=trigger_paths(root, paths))
     files = {f".github/workflows/{n}": t for n, t in made.items()}
     kept = []
     starters = {**STARTER_RULES, SETTINGS_NAME: settings_text(paths, preset)}
@@ -268,6 +275,7 @@ def _scope_note(preset: str) -> str:
     if name:
         return f"Scope: the shipped policy {name}."
     return (
-        "Scope: no policy of the list's own (rules/scope.yaml), so no hard gate and no scope "
-        "errors."
+        "Scope: no policy of the list's own (rules/scope.yaml), so no hard gate: a new paper "
+        "unlike the list's own is a warning; only a paper the maintainers declined in a "
+        "recorded decision is an error."
     )

@@ -60,7 +60,7 @@ def test_init_without_a_preset_says_the_list_gets_no_scope_errors(
     repo = readme_list(tmp_path / "list")
     assert main(["init", str(repo), "--ref", SHA]) == 0
     out = capsys.readouterr().out
-    assert "no hard gate and no scope errors" in out and "IAAR" not in out
+    assert "no hard gate: a new paper unlike the list" in out and "IAAR" not in out
 
 
 def test_the_pull_request_workflow_runs_only_for_the_lists_files(tmp_path: Path) -> None:
@@ -331,10 +331,11 @@ def test_every_starter_example_uncommented_is_read_as_it_says(tmp_path: Path) ->
     assert parse_project_rules(uncommented(STARTER_RULES["projects.yaml"]), "projects.yaml")
     (tmp_path / "rules").mkdir()
     text = uncommented(settings_text("README.md", ""))
-    assert "\npaths: [README.md]" in text and "\nscope_preset: llm-memory" in text
+    assert "\npaths: [README.md]" in text and "\nscope_preset: iaar-ai-memory" in text
+    assert "none by default" in settings_text("README.md", "")  # no preset unless chosen
     (tmp_path / "rules" / "curator.yaml").write_text(text)
     options = build({}, {}, tmp_path)
-    assert options.scope_preset == "llm-memory" and options.silenced == {"link-redirect"}
+    assert options.scope_preset == "iaar-ai-memory" and options.silenced == {"link-redirect"}
     assert options.rules_dir == "rules" and options.date_tolerance_days == 7
 
 

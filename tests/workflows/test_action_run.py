@@ -142,12 +142,14 @@ def world(
 
 
 def test_the_list_holds_no_curator_source(world: dict[str, Any]) -> None:
-    """Only the list, the three workflows and the starter rules."""
+    """Only the list, the four workflows (discover too: a list without a policy is screened
+    by what its papers teach) and the starter rules."""
     files = sorted(git(world["repo"], "ls-files").splitlines())
     if world["list"] == "data":
         files.remove("data/papers.yaml")
     assert files == [
         ".github/workflows/curator-comment.yml",
+        ".github/workflows/curator-discover.yml",
         ".github/workflows/curator-nightly.yml",
         ".github/workflows/curator-pr.yml",
         "README.md",
