@@ -40,7 +40,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "or an inline marker `<!-- curator: scope-include -->` on its line).",
         "numbers": "Numbers",
         "measure": "affinity {affinity:+.3f} (mean log-odds of its title's words being the "
-        "list's rather than the background's); standing {standing:.0%} (as like the list as "
+        "list's rather than the background's); standing {standing:.1%} (as like the list as "
         "that share of the list's own papers are like the rest; under {unlike:.0%} is unlike "
         "anything in it)",
         "probability": "; P(relevant) {p:.2f} against papers the list did not take",
@@ -79,7 +79,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "`<!-- curator: scope-include -->`）。",
         "numbers": "数值",
         "measure": "亲和度 {affinity:+.3f}（标题中的词属于本列表而非背景论文的平均对数几率）；"
-        "相对位置 {standing:.0%}（与列表的相近程度等同于该比例的已收录论文与其余论文的相近"
+        "相对位置 {standing:.1%}（与列表的相近程度等同于该比例的已收录论文与其余论文的相近"
         "程度；低于 {unlike:.0%} 即与任何论文都不相近）",
         "probability": "；相对于列表未收录论文的相关概率 {p:.2f}",
         "brief": "（-v：亲和度、相对位置与相关概率）",

@@ -118,7 +118,7 @@ class Relevance:
 
     def measure(self) -> str:
         """The numbers behind the verdict, in words."""
-        text = f"as like the list as {self.standing:.0%} of the list's own papers are like the rest"
+        text = f"as like the list as {self.standing:.1%} of the list's own papers are like the rest"
         if self.probability is not None:
             text += f"; P(relevant) {self.probability:.2f} against papers the list did not take"
         return text

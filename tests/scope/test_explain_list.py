@@ -36,5 +36,9 @@ def test_numbers_only_with_verbose_and_p_only_when_known() -> None:
     assert "-1.250" not in plain and "(-v: affinity, standing and P(relevant))" in plain
     assert "record a decision once" in plain
     verbose = explain_against_list(asked, rel, 20, verbose=True)
-    assert "affinity -1.250" in verbose and "standing 1%" in verbose
+    assert "affinity -1.250" in verbose and "standing 1.0%" in verbose
     assert "P(relevant) 0.12" in verbose and "[cosine 0.40]" in verbose
+    # Just under the cut reads as under it (4.6 %, not a rounded 5 % beside "under 5 %").
+    close = Relevance(-1.25, 0.0459, 0.12, NEAR, "Agents")
+    near = explain_against_list(asked, close, 20, verbose=True)
+    assert "standing 4.6%" in near and "under 5% is unlike anything" in near
