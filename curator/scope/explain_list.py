@@ -172,7 +172,7 @@ def _state(verdict: Verdict, t: dict[str, str]) -> str:
 
 
 def _like(rel: Relevance, t: dict[str, str]) -> str:
-    """`most like "X" and "Y" (section "S")`, in the trail's language."""
+    """`most like "X" and "Y"; likeliest section "S"`, in the trail's language."""
     if t is _TEXT["en"]:
         return rel.like()
     names = "、".join(f"“{_one_line(n.title)}”" for n in rel.nearest[:2])

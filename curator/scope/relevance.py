@@ -108,12 +108,13 @@ class Relevance:
         return self.standing >= LIKELY
 
     def like(self) -> str:
-        """`most like "X" and "Y" (section "Benchmarks")`: the evidence sentence (plain text:
-        renderers escape Markdown in evidence)."""
+        """`most like "X" and "Y"; likeliest section "Benchmarks"`: the evidence sentence
+        (plain text: renderers escape Markdown in evidence). The section is a vote of the
+        nearest papers' sections, not necessarily X's or Y's own."""
         names = [f'"{n.title}"' for n in self.nearest[:2]]
         if not names:
             return "shares no word with any listed paper"
-        where = f' (section "{self.section}")' if self.section else ""
+        where = f'; likeliest section "{self.section}"' if self.section else ""
         return f"most like {' and '.join(names)}{where}"
 
     def measure(self) -> str:

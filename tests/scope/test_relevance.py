@@ -63,7 +63,8 @@ def test_an_off_topic_paper_is_unlike_and_an_on_topic_one_is_not() -> None:
     assert on.probability is not None and off.probability is not None
     assert on.probability > 0.5 > off.probability
     assert on.section in {"Planning", "Tools"}
-    assert on.like().startswith('most like "') and f'(section "{on.section}")' in on.like()
+    assert on.like().startswith('most like "')
+    assert f'; likeliest section "{on.section}"' in on.like()
 
 
 def test_a_listed_paper_is_left_out_of_its_own_score() -> None:

@@ -103,8 +103,9 @@ def test_an_off_topic_paper_is_a_warning_naming_its_nearest_listed_papers(
     (warning,) = scope
     assert warning["code"] == "scope-review" and warning["severity"] == "warning"
     assert "unlike anything in the list" in warning["message"]
-    # Two listed titles, as the list gives them, and the section they are in.
-    assert warning["evidence"].startswith('most like "') and '(section "' in warning["evidence"]
+    # Two listed titles, as the list gives them, and the section the paper likely belongs in.
+    assert warning["evidence"].startswith('most like "')
+    assert '; likeliest section "' in warning["evidence"]
     verdicts = {e["subject"]: e["verdict"] for e in report["entries"]}
     assert verdicts[f"arxiv:{ON.id}"] == "include"
     assert verdicts[f"arxiv:{OFF.id}"] == "review"
