@@ -63,7 +63,7 @@ def test_an_on_topic_paper_is_in_scope_with_its_nearest_listed_papers(
     assert "Verdict: include — in scope" in out
     nearest = lines.index("Nearest listed papers:")
     assert lines[nearest + 1].startswith('  - "') and '(section "' in lines[nearest + 1]
-    assert "What check reports on a pull request that adds it: no scope finding" in out
+    assert "What check reports on a pull request that adds only it: no scope finding" in out
     # The numbers only with -v.
     assert "affinity" not in out.replace("(-v: affinity", "")
     verbose = explain(capsys, ON.id, "-v")
@@ -93,7 +93,7 @@ def test_a_recorded_decision_says_which_record_decided(
     assert "rules/scope-decisions.yaml:1" in out
     assert "Verdict: include — accepted by the maintainers" in lines
     assert "The list alone would say: review — unlike anything in the list" in lines
-    assert "What check reports on a pull request that adds it: no scope finding" in lines
+    assert "What check reports on a pull request that adds only it: no scope finding" in lines
 
 
 def test_an_inline_marker_decides_a_listed_paper(
