@@ -198,6 +198,9 @@ def scope_evidence(decision: Decision | None) -> str:
     """The rules that decided, the sentences they quote and the learned scorer's P(include)."""
     if decision is None:
         return ""
+    if decision.decided_by:
+        # The maintainers' record decided, not the rules the engine read: name the record.
+        return s.text(f"{decision.reason} (recorded at {decision.decided_by})", 300)
     parts = [", ".join(s.code(rule, 80) for rule in decision.rules)] if decision.rules else []
     weighed = decision.scorer
     if weighed is not None and decision.verdict is Verdict.REVIEW:

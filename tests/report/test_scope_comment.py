@@ -143,3 +143,7 @@ def test_a_saved_report_says_what_the_run_said_at_the_floor() -> None:
     declined = replace(live, decided_by="rules/scope-decisions.yaml:3")
     assert not hard.by_floor and not declined.by_floor
     assert "under the floor" not in markdown.scope_evidence(hard)
+    # A decided entry's Scope row names the record that decided, not the engine's rules.
+    evidence = markdown.scope_evidence(declined)
+    assert "recorded at rules/scope-decisions.yaml:3" in evidence
+    assert "scope-scorer" not in evidence and "under the floor" not in evidence
