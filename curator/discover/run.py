@@ -130,7 +130,9 @@ def _relevance(
     from curator.scope.relevant import learn
 
     papers = [e for e in entries if e.kind is Kind.PAPER]
-    model = learn(papers, (), cache)
+    # The words asked come from the list alone; the cache's papers join the background only
+    # to score what the window finds (`without`).
+    model = learn(papers, (), cache, from_cache=False)
     if model is None:
         raise UsageError(
             f"no scope rules at {rules_folder(options)}/scope.yaml, and {len(papers)} listed "

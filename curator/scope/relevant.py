@@ -105,9 +105,13 @@ def learn(
     records: Sequence[Record],
     cache: Cache,
     scored: Collection[str] = (),
+    *,
+    from_cache: bool = True,
 ) -> Model | None:
     """The model of these listed entries (the cache's, or learned now and kept); the papers
-    being `scored` are never part of it, not even as background."""
+    being `scored` are never part of it, not even as background. Without `from_cache` the
+    background is the shipped one alone: a model that depends on the list only (discover's
+    query words, which must not drift as the cache fills, or its days would be asked again)."""
     listed = [Paper(e.subject, e.title, "", e.section) for e in entries]
     background: list[Paper] = []
     for record in records:
@@ -116,7 +120,8 @@ def learn(
         paper = Paper(arxiv_subject(record.id), str(record.data.get("title", "")))
         (listed if record.decision == "include" else background).append(paper)
     known = {p.key for p in listed}
-    for key, value in cache.latest("arxiv", BACKGROUND).items():
+    stored = cache.latest("arxiv", BACKGROUND) if from_cache else {}
+    for key, value in stored.items():
         if key not in known and key not in scored and value.get("title"):
             background.append(Paper(key, str(value["title"])))
     background += [p for p in shipped_background() if p.key not in scored]

@@ -104,6 +104,9 @@ def test_the_same_window_asked_again_gives_the_same_verdicts(
     runs.append(discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER))
     first, again = ([(c.id, c.group, c.decision) for c in r.candidates] for r in runs)
     assert first == again
+    # The words asked come from the list alone, not from what the cache has gathered since
+    # (else each run's query, and the days it remembers, would drift).
+    assert runs[0].query.split(" AND (")[-1] == runs[1].query.split(" AND (")[-1]
 
 
 def test_a_list_too_small_to_learn_from_is_a_usage_error(
