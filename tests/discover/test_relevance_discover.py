@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from curator.config.options import Options, build
 from curator.core.errors import UsageError
 from curator.discover import render
 from curator.discover.relevant import categories
-from curator.discover.run import Request, discover
+from curator.discover.run import DiscoverReport, Request, discover
 from curator.discover.window import DEFAULT_CATEGORIES
 from curator.scope.relevance import MIN_LISTED
 from curator.scope.screen import Group
@@ -60,14 +61,20 @@ def papers() -> dict[str, Paper]:
     }
 
 
-def test_discover_without_a_policy_asks_the_lists_words_and_groups_by_relevance(
-    tmp_path: Path, loopback: LoopbackServer
-) -> None:
+def asker(tmp_path: Path, loopback: LoopbackServer) -> Callable[[], DiscoverReport]:
+    """The sample list in `tmp_path`, arXiv's double serving the day's papers: one discover
+    of the day a call."""
     shutil.copyfile(SAMPLE, tmp_path / "README.md")
     double = ArxivDouble()
     double.papers.update(papers())
     url = World.start(loopback, tmp_path, arxiv=double).arxiv_url
-    report = discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER)
+    return lambda: discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER)
+
+
+def test_discover_without_a_policy_asks_the_lists_words_and_groups_by_relevance(
+    tmp_path: Path, loopback: LoopbackServer
+) -> None:
+    report = asker(tmp_path, loopback)()
     assert report.complete and report.requests == 1
     # The list's own words, in the default categories (the cache knows no listed paper).
     assert all(f"cat:{c}" in report.query for c in DEFAULT_CATEGORIES)
@@ -96,12 +103,8 @@ def test_the_same_window_asked_again_gives_the_same_verdicts(
 ) -> None:
     # The first run keeps the window's papers in the cache; the second scores them against a
     # background without them, as the first did (a paper is never its own background).
-    shutil.copyfile(SAMPLE, tmp_path / "README.md")
-    double = ArxivDouble()
-    double.papers.update(papers())
-    url = World.start(loopback, tmp_path, arxiv=double).arxiv_url
-    runs = [discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER)]
-    runs.append(discover(options(tmp_path, url), Request(DAY, DAY, categories=()), LATER))
+    ask = asker(tmp_path, loopback)
+    runs = [ask(), ask()]
     first, again = ([(c.id, c.group, c.decision) for c in r.candidates] for r in runs)
     assert first == again
     # The words asked come from the list alone, not from what the cache has gathered since
