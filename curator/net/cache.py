@@ -104,20 +104,36 @@ class Cache:
         """False for --no-cache or when the file could not be opened."""
         return self._db is not None
 
-    def get(self, service: str, subject: str) -> CacheItem | None:
-        """The stored answer for (service, subject), fresh or not, or None."""
+    def _read(self, sql: str, params: Sequence[object]) -> list[Any] | None:
+        """The rows of one query; None without a file or when SQLite fails (a warning: a
+        cache that cannot be read is a cache miss, never a failed run)."""
         if self._db is None:
             return None
         with self._lock:
             try:
-                row = self._db.execute(
-                    "SELECT value, etag, fetched_at FROM entries WHERE service=? AND subject=?",
-                    (service, subject),
-                ).fetchone()
+                return self._db.execute(sql, params).fetchall()
             except sqlite3.DatabaseError as exc:
                 self.warnings.append(f"cache read failed: {exc}")
                 return None
-        return None if row is None else _item(*row)
+
+    def _write(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """Run one statement for each row, in one transaction; a failure is a warning."""
+        if self._db is None:
+            return
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.executemany(sql, rows)
+            except sqlite3.DatabaseError as exc:
+                self.warnings.append(f"cache write failed: {exc}")
+
+    def get(self, service: str, subject: str) -> CacheItem | None:
+        """The stored answer for (service, subject), fresh or not, or None."""
+        rows = self._read(
+            "SELECT value, etag, fetched_at FROM entries WHERE service=? AND subject=?",
+            (service, subject),
+        )
+        return _item(*rows[0]) if rows else None
 
     def get_many(
         self, service: str, subjects: list[str], table: str = "entries"
@@ -134,12 +150,9 @@ class Cache:
                 f"SELECT subject, value, etag, fetched_at FROM {table} "  # noqa: S608 - names only
                 f"WHERE service=? AND subject IN ({marks})"
             )
-            with self._lock:
-                try:
-                    rows = self._db.execute(sql, (service, *chunk)).fetchall()
-                except sqlite3.DatabaseError as exc:
-                    self.warnings.append(f"cache read failed: {exc}")
-                    return out
+            rows = self._read(sql, (service, *chunk))
+            if rows is None:
+                return out
             for subject, *row in rows:
                 item = _item(*row)
                 if item is not None:
@@ -191,12 +204,7 @@ class Cache:
             "SELECT subject, value, etag, fetched_at FROM entries WHERE service=? "
             "ORDER BY fetched_at DESC, subject LIMIT ?"
         )
-        with self._lock:
-            try:
-                rows = self._db.execute(sql, (service, limit)).fetchall()
-            except sqlite3.DatabaseError as exc:
-                self.warnings.append(f"cache read failed: {exc}")
-                return {}
+        rows = self._read(sql, (service, limit)) or []
         items = {subject: _item(*row) for subject, *row in rows}
         return {s: item.value for s, item in items.items() if item is not None}
 
@@ -212,15 +220,7 @@ class Cache:
             return
         now = self.clock()
         rows = [(service, s, json.dumps(v, sort_keys=True), e, now) for s, v, e in items]
-        with self._lock:
-            try:
-                with self._db:
-                    self._db.executemany(
-                        f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?, ?)",  # noqa: S608
-                        rows,
-                    )
-            except sqlite3.DatabaseError as exc:
-                self.warnings.append(f"cache write failed: {exc}")
+        self._write(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?, ?)", rows)  # noqa: S608
 
     def recall(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
         """What `keep` stored under these keys (no TTL: a key names everything the value
@@ -236,54 +236,24 @@ class Cache:
         if self._db is None or not rows:
             return
         self.put_many(kind, [(key, value, "") for key, value in rows], "kept")
-        with self._lock:
-            try:
-                with self._db:
-                    self._db.execute(
-                        "DELETE FROM kept WHERE fetched_at < ?", (self.clock() - KEPT_DAYS * DAY,)
-                    )
-            except sqlite3.DatabaseError as exc:
-                self.warnings.append(f"cache write failed: {exc}")
+        self._write("DELETE FROM kept WHERE fetched_at < ?", [(self.clock() - KEPT_DAYS * DAY,)])
 
     def stamp(self, name: str) -> float | None:
         """The time (clock seconds) recorded under `name`, or None."""
-        if self._db is None:
-            return None
-        with self._lock:
-            try:
-                row = self._db.execute("SELECT at FROM stamps WHERE name=?", (name,)).fetchone()
-            except sqlite3.DatabaseError as exc:
-                self.warnings.append(f"cache read failed: {exc}")
-                return None
-        return float(row[0]) if row else None
+        rows = self._read("SELECT at FROM stamps WHERE name=?", (name,))
+        return float(rows[0][0]) if rows else None
 
     def set_stamp(self, name: str, at: float | None = None) -> None:
         """Record a time (now by default) under `name`."""
-        if self._db is None:
-            return
-        with self._lock:
-            try:
-                with self._db:
-                    self._db.execute(
-                        "INSERT OR REPLACE INTO stamps VALUES (?, ?)",
-                        (name, self.clock() if at is None else at),
-                    )
-            except sqlite3.DatabaseError as exc:
-                self.warnings.append(f"cache write failed: {exc}")
+        at = self.clock() if at is None else at
+        self._write("INSERT OR REPLACE INTO stamps VALUES (?, ?)", [(name, at)])
 
     def touch(self, service: str, subject: str) -> None:
         """Mark a stored answer fresh again (after a 304 Not Modified)."""
-        if self._db is None:
-            return
-        with self._lock:
-            try:
-                with self._db:
-                    self._db.execute(
-                        "UPDATE entries SET fetched_at=? WHERE service=? AND subject=?",
-                        (self.clock(), service, subject),
-                    )
-            except sqlite3.DatabaseError as exc:
-                self.warnings.append(f"cache write failed: {exc}")
+        self._write(
+            "UPDATE entries SET fetched_at=? WHERE service=? AND subject=?",
+            [(self.clock(), service, subject)],
+        )
 
     def close(self) -> None:
         """Close the file."""
