@@ -11,7 +11,7 @@ added by a user) carry a plain mapping.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -39,23 +39,7 @@ class PaperMeta:
 
     def to_cache(self) -> dict[str, object]:
         """The JSON object the cache keeps and the report shows (key order is the format)."""
-        return {
-            "id": self.id,
-            "version": self.version,
-            "url": self.url,
-            "title": self.title,
-            "authors": list(self.authors),
-            "abstract": self.abstract,
-            "published": self.published,
-            "published_at": self.published_at,
-            "updated": self.updated,
-            "primary_category": self.primary_category,
-            "categories": list(self.categories),
-            "comment": self.comment,
-            "journal_ref": self.journal_ref,
-            "doi": self.doi,
-            "withdrawn": self.withdrawn,
-        }
+        return _cache_json(self)
 
     @classmethod
     def from_cache(cls, value: Mapping[str, object]) -> PaperMeta:
@@ -102,20 +86,7 @@ class RepoMeta:
 
     def to_cache(self) -> dict[str, object]:
         """The JSON object the cache keeps and the report shows (key order is the format)."""
-        return {
-            "name_with_owner": self.name_with_owner,
-            "url": self.url,
-            "stars": self.stars,
-            "forks": self.forks,
-            "license": self.license,
-            "archived": self.archived,
-            "disabled": self.disabled,
-            "fork": self.fork,
-            "pushed_at": self.pushed_at,
-            "default_branch": self.default_branch,
-            "homepage": self.homepage,
-            "description": self.description,
-        }
+        return _cache_json(self)
 
     @classmethod
     def from_cache(cls, value: Mapping[str, object]) -> RepoMeta:
@@ -149,11 +120,7 @@ class WebMeta:
 
     def to_cache(self) -> dict[str, object]:
         """The JSON object the cache keeps and the report shows (key order is the format)."""
-        return {
-            "http_status": self.http_status,
-            "final_url": self.final_url,
-            "chain": [[status, url] for status, url in self.chain],
-        }
+        return _cache_json(self)
 
     @classmethod
     def from_cache(cls, value: Mapping[str, object]) -> WebMeta:
@@ -171,6 +138,17 @@ class WebMeta:
             ),
             keys=tuple(value),
         )
+
+
+def _cache_json(record: PaperMeta | RepoMeta | WebMeta) -> dict[str, object]:
+    """A record's JSON object: every field but `keys`, in declaration order (the format), a
+    tuple as a list."""
+    return {f.name: _plain(getattr(record, f.name)) for f in fields(record) if f.name != "keys"}
+
+
+def _plain(value: object) -> object:
+    """A value as JSON holds it: tuples (of tuples) as lists."""
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
 
 
 def _text(value: Mapping[str, object], key: str) -> str:
